@@ -1,0 +1,109 @@
+package io.tickwheel.internal;
+
+import io.tickwheel.Timeout;
+import io.tickwheel.Timer;
+import io.tickwheel.TimerTask;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+
+/**
+ * The timeout behind {@code TimeoutFutures}: one object that is the timer task (on expiry,
+ * completes the future), the future's completion callback (cancels the timeout, so the timer
+ * drops it at once) and the completion job handed to {@link ForkJoinPool#commonPool()}, so
+ * that the future's dependent stages never run on the timer's worker thread.
+ *
+ * <p>Threading: thread-safe. Every field but {@code timeout} is final; {@code timeout} is
+ * written once, before the future's {@code whenComplete} registers this object, and read only
+ * by that callback, so the future's own publication of the callback (a CAS on its stack)
+ * orders the write before the read.
+ *
+ * @param <T> the future's result type
+ */
+public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Throwable>, Runnable {
+
+    private final CompletableFuture<T> future;
+    /** The value to complete with; unused when {@code timesOut}. */
+    private final T value;
+    /** True: complete exceptionally with a {@link TimeoutException}; false: with {@code value}. */
+    private final boolean timesOut;
+    private Timeout timeout;
+
+    private FuturesTimeoutTask(final CompletableFuture<T> future, final T value, final boolean timesOut) {
+        this.future = future;
+        this.value = value;
+        this.timesOut = timesOut;
+    }
+
+    /**
+     * Arms a timeout for {@code future} unless it is already done; the caller has checked every
+     * argument.
+     *
+     * @param <T> the result type
+     * @param future the future to complete
+     * @param value the value for {@code completeOnTimeout}; ignored when {@code timesOut}
+     * @param timesOut true for {@code orTimeout}, false for {@code completeOnTimeout}
+     * @param delay the delay
+     * @param unit the delay's unit
+     * @param timer the timer to hold the timeout
+     * @return {@code future}
+     */
+    public static <T> CompletableFuture<T> arm(final CompletableFuture<T> future, final T value,
+            final boolean timesOut, final long delay, final TimeUnit unit, final Timer timer) {
+        if (!future.isDone()) {
+            FuturesTimeoutTask<T> task = new FuturesTimeoutTask<>(future, value, timesOut);
+            task.timeout = timer.newTimeout(task, delay, unit);
+            future.whenComplete(task); // runs at once, cancelling the timeout, if already complete
+        }
+        return future;
+    }
+
+    /** Expired, on the timer's thread: complete elsewhere, so dependents do not run here. */
+    @Override
+    public void run(final Timeout expired) {
+        if (!future.isDone()) {
+            handOff(this);
+        }
+    }
+
+    /**
+     * Cancelled: by {@link #accept} once the future is done (nothing to do), or by the timer's
+     * stop while it is pending. The timeout can then never fire, and a future left to wait for
+     * it could hang forever, so it fails now, saying why, rather than later or never.
+     */
+    @Override
+    public void cancelled(final Timeout cancelled) {
+        if (!future.isDone()) {
+            handOff(() -> future.completeExceptionally(
+                    new IllegalStateException("the timer was stopped before the timeout fired")));
+        }
+    }
+
+    /** The future completed (any way, this timeout included): drop the timeout from the wheel. */
+    @Override
+    public void accept(final T result, final Throwable failure) {
+        timeout.cancel();
+    }
+
+    /** The completion job, on the common pool. */
+    @Override
+    public void run() {
+        if (timesOut) {
+            future.completeExceptionally(new TimeoutException());
+        } else {
+            future.complete(value);
+        }
+    }
+
+    /** Runs {@code job} on the common pool; in the calling thread only if the pool refuses it. */
+    private static void handOff(final Runnable job) {
+        try {
+            ForkJoinPool.commonPool().execute(job);
+        } catch (RejectedExecutionException e) {
+            job.run(); // a late completion here beats a future that never completes
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package io.tickwheel.internal;
+
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * A hierarchical timing wheel (Varghese and Lauck's scheme 7): like a watch's second, minute and
+ * hour hands, level {@code L} has {@code 2^bits} buckets of {@code 2^(L*bits)} ticks each, and a
+ * node moves to a finer level as the clock approaches its deadline (a cascade), at most
+ * {@code levels - 1} times.
+ *
+ * <h2>Placement</h2>
+ * Read a tick as a number in base {@code 2^bits}; each digit is one level. A node due at tick
+ * {@code d} sits at the level of the highest digit in which {@code d} differs from the current
+ * tick {@code c}, in the bucket named by {@code d}'s digit there. So a level-{@code L} node shares
+ * every digit above {@code L} with {@code c}, and its digit at {@code L} is greater than
+ * {@code c}'s. With 64 buckets per level and the current tick 0x1040 (digits 1, 1, 0):
+ * <pre>
+ *   deadline 0x1047 (digits 1, 1, 7)  differs first at level 0: level 0, bucket 7
+ *   deadline 0x1300 (digits 1, 12, 0) differs first at level 1: level 1, bucket 12
+ *   deadline 0x5000 (digits 5, 0, 0)  differs first at level 2: level 2, bucket 5
+ * </pre>
+ * When the clock reaches the start of a bucket's range ({@code c}'s digits above {@code L} kept,
+ * digit {@code L} set to the bucket, lower digits zero), the bucket's nodes either are due (all
+ * lower digits zero) or are placed again relative to the new {@code c}, at a lower level. The
+ * next tick with work is found from one occupancy bitmap per level: the lowest level with a
+ * bucket above {@code c}'s digit, and its lowest such bucket. Empty ticks cost nothing, so the
+ * worker sleeps until that tick, and far-future nodes cost nothing until their level's hand
+ * reaches them.
+ *
+ * <p>There are enough levels for every tick a {@code long} deadline can reach, so the range is
+ * unbounded and nothing wraps around.
+ *
+ * <p>Threading: not thread-safe; confined by the worker thread.
+ */
+public final class HierarchicalWheel extends TimingWheel {
+
+    private final int bits;
+    private final long slotMask;
+    private final int levels;
+    /** Bucket {@code (level << bits) | slot}. */
+    private final TimeoutNode[] buckets;
+    /** Bit {@code slot} of {@code occupied[level]} is set iff that bucket is non-empty. */
+    private final long[] occupied;
+
+    /**
+     * Creates a wheel.
+     *
+     * @param originNanos the clock reading where tick 0 starts
+     * @param tickNanos the finest level's tick length
+     * @param bits log2 of the buckets per level, 1 to 6
+     */
+    public HierarchicalWheel(final long originNanos, final long tickNanos, final int bits) {
+        super(originNanos, tickNanos);
+        this.bits = Checks.inRange(bits, 1, 6, "bits");
+        this.slotMask = (1L << bits) - 1;
+        long maxTick = Long.MAX_VALUE / tickNanos + 1;
+        int tickBits = 64 - Long.numberOfLeadingZeros(maxTick);
+        this.levels = (tickBits + bits - 1) / bits;
+        this.buckets = new TimeoutNode[levels << bits];
+        this.occupied = new long[levels];
+    }
+
+    @Override
+    void place(final TimeoutNode node, final long tick) {
+        int level = (63 - Long.numberOfLeadingZeros(tick ^ currentTick)) / bits;
+        int slot = (int) ((tick >>> (level * bits)) & slotMask);
+        int bucket = (level << bits) | slot;
+        node.next = buckets[bucket];
+        buckets[bucket] = node;
+        occupied[level] |= 1L << slot;
+    }
+
+    /** Returns the bucket with the next work after the current tick, or -1 if none. */
+    private int nextBucket() {
+        for (int level = 0; level < levels; level++) {
+            int digit = (int) ((currentTick >>> (level * bits)) & slotMask);
+            long above = occupied[level] & (-2L << digit);
+            if (above != 0) {
+                return (level << bits) | Long.numberOfTrailingZeros(above);
+            }
+        }
+        return -1;
+    }
+
+    /** The first tick of {@code bucket}'s range, given the current tick's higher digits. */
+    private long startTick(final int bucket) {
+        int level = bucket >>> bits;
+        int shift = level * bits;
+        int upper = shift + bits;
+        long high = upper >= Long.SIZE ? 0 : (currentTick >>> upper) << upper;
+        return high | ((long) (bucket & (int) slotMask) << shift);
+    }
+
+    @Override
+    public void advance(final long nowNanos, final Consumer<TimeoutNode> sink) {
+        long target = tickAt(nowNanos);
+        while (currentTick < target) {
+            int bucket = nextBucket();
+            long start = bucket < 0 ? Long.MAX_VALUE : startTick(bucket);
+            if (start > target) {
+                // Nothing starts in between, so every node keeps its level and bucket.
+                currentTick = target;
+                return;
+            }
+            currentTick = start;
+            cascade(bucket, sink);
+        }
+    }
+
+    private void cascade(final int bucket, final Consumer<TimeoutNode> sink) {
+        TimeoutNode node = buckets[bucket];
+        buckets[bucket] = null;
+        occupied[bucket >>> bits] &= ~(1L << (bucket & (int) slotMask));
+        while (node != null) {
+            TimeoutNode next = node.next;
+            node.next = null;
+            boolean cancelled = node.isCancelled();
+            unlinked(cancelled);
+            if (!cancelled) {
+                long tick = deadlineTick(node);
+                if (tick <= currentTick) {
+                    sink.accept(node);
+                } else {
+                    place(node, tick);
+                    relinked();
+                }
+            }
+            node = next;
+        }
+    }
+
+    @Override
+    public long purgeCancelled() {
+        long before = droppedCancelled();
+        for (int bucket = 0; bucket < buckets.length; bucket++) {
+            TimeoutNode previous = null;
+            TimeoutNode node = buckets[bucket];
+            while (node != null) {
+                TimeoutNode next = node.next;
+                if (node.isCancelled()) {
+                    if (previous == null) {
+                        buckets[bucket] = next;
+                    } else {
+                        previous.next = next;
+                    }
+                    node.next = null;
+                    unlinked(true);
+                } else {
+                    previous = node;
+                }
+                node = next;
+            }
+            if (buckets[bucket] == null) {
+                occupied[bucket >>> bits] &= ~(1L << (bucket & (int) slotMask));
+            }
+        }
+        return droppedCancelled() - before;
+    }
+
+    @Override
+    public long nanosUntilNextTick(final long nowNanos) {
+        int bucket = nextBucket();
+        return bucket < 0 ? NEVER : nanosUntilTick(startTick(bucket), nowNanos);
+    }
+
+    @Override
+    public void drainTo(final Consumer<TimeoutNode> sink) {
+        for (int bucket = 0; bucket < buckets.length; bucket++) {
+            TimeoutNode node = buckets[bucket];
+            buckets[bucket] = null;
+            while (node != null) {
+                TimeoutNode next = node.next;
+                node.next = null;
+                boolean cancelled = node.isCancelled();
+                unlinked(cancelled);
+                if (!cancelled) {
+                    sink.accept(node);
+                }
+                node = next;
+            }
+        }
+        Arrays.fill(occupied, 0L);
+    }
+
+    @Override
+    public void checkInvariants() {
+        long counted = 0;
+        for (int bucket = 0; bucket < buckets.length; bucket++) {
+            int level = bucket >>> bits;
+            int slot = bucket & (int) slotMask;
+            boolean bit = (occupied[level] & (1L << slot)) != 0;
+            check(bit == (buckets[bucket] != null), "occupancy bit of bucket " + bucket);
+            for (TimeoutNode node = buckets[bucket]; node != null; node = node.next) {
+                long tick = Math.max(deadlineTick(node), currentTick + 1);
+                int expectedLevel = (63 - Long.numberOfLeadingZeros(tick ^ currentTick)) / bits;
+                int expectedSlot = (int) ((tick >>> (expectedLevel * bits)) & slotMask);
+                check(expectedLevel == level && expectedSlot == slot,
+                        "node due at tick " + tick + " in level " + level + " bucket " + slot
+                                + ", belongs in level " + expectedLevel + " bucket " + expectedSlot);
+                counted++;
+            }
+        }
+        check(counted == size(), "size " + size() + " but " + counted + " linked");
+    }
+
+    /**
+     * Returns the number of levels.
+     *
+     * @return the level count
+     */
+    public int levels() {
+        return levels;
+    }
+}

@@ -1,0 +1,282 @@
+package io.tickwheel.internal;
+
+import io.tickwheel.Timer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The engine behind {@code WheelScheduledExecutorService}: puts each task's due time on a
+ * {@link Timer}, hands due tasks to the workers, and keeps the registry of live tasks that
+ * shutdown, shutdownNow and termination need. It owns neither the timer nor the workers.
+ *
+ * <h2>Lifecycle</h2>
+ * <pre>
+ *   RUNNING --shutdown--&gt; SHUTDOWN --shutdownNow--&gt; STOP
+ *   SHUTDOWN | STOP --registry empty--&gt; TERMINATED
+ * </pre>
+ * A task is registered before its first timeout is armed and leaves the registry exactly once
+ * (see {@link ScheduledTask}); registering checks RUNNING under the lock, so once shutdown has
+ * taken its snapshot no task can join, and termination is decided when the last one leaves.
+ * The registry is an intrusive doubly linked list, so it allocates nothing per task and
+ * removes in constant time.
+ *
+ * <p>{@link AbstractExecutorService} supplies invokeAll and invokeAny on top of
+ * {@link #execute(Runnable)}.
+ *
+ * <p>Threading: thread-safe (via {@code lock}, which guards the registry and the state writes;
+ * {@code runState} is volatile so the fast checks need no lock).
+ */
+public final class ScheduledExecutorCore extends AbstractExecutorService {
+
+    /**
+     * The longest delay or period kept exactly (about 146 years); longer ones are clamped to it
+     * so that due times stay comparable by difference, as the JDK's executor does.
+     */
+    static final long MAX_DELAY_NANOS = Long.MAX_VALUE >> 1;
+
+    private static final int RUNNING = 0;
+    private static final int SHUTDOWN = 1;
+    private static final int STOP = 2;
+    private static final int TERMINATED = 3;
+
+    private final Timer timer;
+    private final Executor workers;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition terminated = lock.newCondition();
+    /** Written under {@code lock}; read anywhere. */
+    private volatile int runState;
+    /** The registry; guarded by {@code lock}. */
+    private ScheduledTask<?> first;
+    private ScheduledTask<?> last;
+
+    /**
+     * Creates an engine; the caller has checked both arguments.
+     *
+     * @param timer the timer that holds the due times
+     * @param workers the executor that runs the task bodies
+     */
+    public ScheduledExecutorCore(final Timer timer, final Executor workers) {
+        this.timer = timer;
+        this.workers = workers;
+    }
+
+    Timer timer() {
+        return timer;
+    }
+
+    /**
+     * Schedules {@code callable}; the caller has checked every argument.
+     *
+     * @param <V> the result type
+     * @param callable the body
+     * @param delayNanos the initial delay; zero or less hands it to the workers now
+     * @param periodNanos 0 for one-shot, &gt; 0 fixed rate, &lt; 0 fixed delay of its negation
+     * @return the task, which is its own future
+     * @throws RejectedExecutionException after shutdown, or if the timer or workers refuse it
+     */
+    public <V> ScheduledTask<V> schedule(final Callable<V> callable, final long delayNanos, final long periodNanos) {
+        long delay = Math.min(delayNanos, MAX_DELAY_NANOS);
+        long period = Math.max(-MAX_DELAY_NANOS, Math.min(periodNanos, MAX_DELAY_NANOS));
+        ScheduledTask<V> task = new ScheduledTask<>(this, callable, System.nanoTime() + Math.max(delay, 0), period);
+        track(task);
+        if (delay <= 0) {
+            dispatch(task, true); // no tick to wait for: a zero delay runs now, as in the JDK
+        } else {
+            try {
+                task.arm(delay);
+            } catch (RejectedExecutionException e) {
+                untrack(task);
+                throw e;
+            }
+        }
+        return task;
+    }
+
+    /**
+     * Hands a due task to the workers.
+     *
+     * @param task the task
+     * @param throwOnReject true on a caller's thread (rejection is thrown to it); false on the
+     *     timer's thread, where there is no caller, so a rejection fails the task's future
+     */
+    void dispatch(final ScheduledTask<?> task, final boolean throwOnReject) {
+        if (!task.claimDispatch()) {
+            return; // shutdownNow claimed it first
+        }
+        try {
+            workers.execute(task);
+        } catch (RuntimeException e) {
+            RejectedExecutionException rejected = e instanceof RejectedExecutionException
+                    ? (RejectedExecutionException) e
+                    : new RejectedExecutionException("the workers refused the task", e);
+            task.reject(rejected);
+            untrack(task);
+            if (throwOnReject) {
+                throw rejected;
+            }
+        }
+    }
+
+    private void track(final ScheduledTask<?> task) {
+        lock.lock();
+        try {
+            if (runState != RUNNING) {
+                throw new RejectedExecutionException("the executor has been shut down");
+            }
+            if (last == null) {
+                first = task;
+            } else {
+                last.next = task;
+                task.prev = last;
+            }
+            last = task;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Removes a task that will never run again and has no body running; idempotent.
+     *
+     * @param task the task
+     */
+    void untrack(final ScheduledTask<?> task) {
+        lock.lock();
+        try {
+            if (task.prev == null && first != task) {
+                return; // already removed
+            }
+            if (task.prev == null) {
+                first = task.next;
+            } else {
+                task.prev.next = task.next;
+            }
+            if (task.next == null) {
+                last = task.prev;
+            } else {
+                task.next.prev = task.prev;
+            }
+            task.prev = null;
+            task.next = null;
+            tryTerminate();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under {@code lock}: terminates once shut down with nothing left. */
+    private void tryTerminate() {
+        if (runState != RUNNING && runState != TERMINATED && first == null) {
+            runState = TERMINATED;
+            terminated.signalAll();
+        }
+    }
+
+    /** Under {@code lock}: moves to {@code target} if behind it; returns the registry's tasks. */
+    private List<ScheduledTask<?>> advanceAndSnapshot(final int target) {
+        List<ScheduledTask<?>> tasks = new ArrayList<>();
+        lock.lock();
+        try {
+            if (runState < target) {
+                runState = target;
+            }
+            for (ScheduledTask<?> task = first; task != null; task = task.next) {
+                tasks.add(task);
+            }
+            tryTerminate();
+        } finally {
+            lock.unlock();
+        }
+        return tasks;
+    }
+
+    @Override
+    public void shutdown() {
+        // Cancelled outside the lock: cancel calls back into untrack and the timer.
+        for (ScheduledTask<?> task : advanceAndSnapshot(SHUTDOWN)) {
+            if (task.isPeriodic()) {
+                task.cancel(false); // a running one finishes its run, then does not re-arm
+            }
+        }
+    }
+
+    @Override
+    public List<Runnable> shutdownNow() {
+        List<Runnable> neverStarted = new ArrayList<>();
+        for (ScheduledTask<?> task : advanceAndSnapshot(STOP)) {
+            if (task.claimNeverStarted()) {
+                if (task.cancel(false)) {
+                    neverStarted.add(task);
+                }
+            } else {
+                if (task.isPeriodic()) {
+                    task.cancel(false);
+                }
+                task.interruptRun();
+            }
+        }
+        return neverStarted;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return runState != RUNNING;
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return runState == TERMINATED;
+    }
+
+    @Override
+    public boolean awaitTermination(final long timeout, final TimeUnit unit) throws InterruptedException {
+        long nanos = unit.toNanos(timeout);
+        lock.lock();
+        try {
+            while (runState != TERMINATED) {
+                if (nanos <= 0) {
+                    return false;
+                }
+                nanos = terminated.awaitNanos(nanos);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void execute(final Runnable command) {
+        schedule(Executors.callable(command), 0, 0);
+    }
+
+    @Override
+    public Future<?> submit(final Runnable task) {
+        return schedule(Executors.callable(task), 0, 0);
+    }
+
+    @Override
+    public <T> Future<T> submit(final Runnable task, final T result) {
+        return schedule(Executors.callable(task, result), 0, 0);
+    }
+
+    @Override
+    public <T> Future<T> submit(final Callable<T> task) {
+        return schedule(task, 0, 0);
+    }
+
+    @Override
+    public String toString() {
+        String[] names = {"Running", "Shutting down", "Stopping", "Terminated"};
+        return "WheelScheduledExecutorService[" + names[runState] + ", timer = " + timer + "]";
+    }
+}

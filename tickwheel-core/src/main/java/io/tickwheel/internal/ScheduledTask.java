@@ -1,0 +1,273 @@
+package io.tickwheel.internal;
+
+import io.tickwheel.Timeout;
+import io.tickwheel.TimerTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One task of a {@link ScheduledExecutorCore}, in three roles: the future its caller holds, the
+ * {@link TimerTask} whose timeout marks each due time, and the {@link Runnable} that the workers
+ * execute. The result (and get, cancel, runAndReset) is {@link FutureTask}'s, as in the JDK's
+ * {@code ScheduledThreadPoolExecutor}; this class adds where the task is in its schedule.
+ *
+ * <h2>Run phase</h2>
+ * <pre>
+ *   WAITING --timeout fires, dispatch (timer thread)--&gt; READY     handed to the workers
+ *   READY   --worker starts it-------------------------&gt; RUNNING
+ *   RUNNING --run ends------------------------------&gt; WAITING   re-armed, or finished
+ *   RUNNING --shutdownNow-----&gt; INTERRUPTING --&gt; INTERRUPTED --run ends--&gt; WAITING
+ *   WAITING | READY --shutdownNow---------------------&gt; DEAD      never starts
+ * </pre>
+ * Each arrow is a CAS, so a task is started at most once per dispatch, never while it runs
+ * (fixed rate and fixed delay never overlap), and never after shutdownNow claimed it. Calling
+ * {@link #run()} yourself does nothing: a body runs only when the executor dispatched it.
+ *
+ * <p>The task is registered with its core from schedule until it will never run again and no
+ * body is running; {@link ScheduledExecutorCore#untrack} is idempotent, so every path that ends
+ * the task (run finished, cancel while not running, timer stopped, workers rejected) calls it.
+ *
+ * <p>Threading: thread-safe (result via FutureTask; {@code phase} and {@code timeout} via CAS;
+ * {@code timeNanos} and {@code runner} are volatile; {@code prev}/{@code next} are guarded by
+ * the core's lock).
+ *
+ * @param <V> the result type
+ */
+public final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledFuture<V>, TimerTask {
+
+    private static final int WAITING = 0;
+    private static final int READY = 1;
+    private static final int RUNNING = 2;
+    private static final int INTERRUPTING = 3;
+    private static final int INTERRUPTED = 4;
+    private static final int DEAD = 5;
+
+    /** Breaks ties between equal times in FIFO order, as the JDK does, so compareTo is total. */
+    private static final AtomicLong SEQUENCER = new AtomicLong();
+
+    private static final VarHandle PHASE;
+    private static final VarHandle TIMEOUT;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PHASE = lookup.findVarHandle(ScheduledTask.class, "phase", int.class);
+            TIMEOUT = lookup.findVarHandle(ScheduledTask.class, "timeout", Timeout.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final ScheduledExecutorCore core;
+    /** 0: one-shot; &gt; 0: fixed rate; &lt; 0: fixed delay of {@code -periodNanos}. */
+    private final long periodNanos;
+    private final long sequence = SEQUENCER.getAndIncrement();
+    /** The due time of the next run on {@link System#nanoTime()}; written by the run that re-arms. */
+    private volatile long timeNanos;
+    /** The current timeout; replaced by CAS so a late re-arm never overwrites a newer one. */
+    private volatile Timeout timeout;
+    @SuppressWarnings("unused") // accessed through PHASE
+    private volatile int phase;
+    /** The thread running the body, for shutdownNow's interrupt; written after the RUNNING CAS. */
+    private volatile Thread runner;
+    /** Links of the core's registry; guarded by the core's lock. */
+    ScheduledTask<?> prev;
+    ScheduledTask<?> next;
+
+    ScheduledTask(final ScheduledExecutorCore core, final Callable<V> callable, final long timeNanos,
+            final long periodNanos) {
+        super(callable);
+        this.core = core;
+        this.timeNanos = timeNanos;
+        this.periodNanos = periodNanos;
+    }
+
+    private int getPhase() {
+        return (int) PHASE.getVolatile(this);
+    }
+
+    private void setPhase(final int value) {
+        PHASE.setVolatile(this, value);
+    }
+
+    private boolean casPhase(final int expected, final int value) {
+        return PHASE.compareAndSet(this, expected, value);
+    }
+
+    /** The timer's callback: hand the body to the workers; user code never runs on this thread. */
+    @Override
+    public void run(final Timeout fired) {
+        core.dispatch(this, false);
+    }
+
+    /** The timer cancelled a timeout this task did not cancel itself: it was stopped under us. */
+    @Override
+    public void cancelled(final Timeout cancelled) {
+        if (!isDone()) {
+            setException(new RejectedExecutionException("the timer was stopped before the task ran"));
+            core.untrack(this);
+        }
+    }
+
+    /** Marks the task handed to the workers; false if shutdownNow claimed it first. */
+    boolean claimDispatch() {
+        return casPhase(WAITING, READY);
+    }
+
+    /** Fails a task the workers refused; it will never run. */
+    void reject(final RejectedExecutionException cause) {
+        setException(cause);
+    }
+
+    /** For shutdownNow: true if the task has not started and now never will. */
+    boolean claimNeverStarted() {
+        return casPhase(WAITING, DEAD) || casPhase(READY, DEAD);
+    }
+
+    /** For shutdownNow: interrupts the body if it is running (best effort, as the JDK says). */
+    void interruptRun() {
+        if (casPhase(RUNNING, INTERRUPTING)) {
+            try {
+                Thread thread = runner;
+                if (thread != null) {
+                    thread.interrupt();
+                }
+            } finally {
+                setPhase(INTERRUPTED);
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        if (!casPhase(READY, RUNNING)) {
+            return; // claimed by shutdownNow, or not dispatched by the executor
+        }
+        runner = Thread.currentThread();
+        boolean again = false;
+        try {
+            if (periodNanos == 0) {
+                super.run();
+            } else {
+                again = runAndReset(); // false once it threw or was cancelled: the schedule ends
+            }
+        } finally {
+            endRun();
+        }
+        if (!again || !rearm()) {
+            core.untrack(this);
+        }
+    }
+
+    /** Leaves RUNNING before re-arming, so the next dispatch can never find the run still open. */
+    private void endRun() {
+        runner = null;
+        if (!casPhase(RUNNING, WAITING)) {
+            // shutdownNow is interrupting this run: let its interrupt land, then clear it, so it
+            // cannot leak into whatever the pool (which we do not own) gives this thread next.
+            while (getPhase() == INTERRUPTING) {
+                Thread.onSpinWait();
+            }
+            Thread.interrupted();
+            setPhase(WAITING);
+        }
+    }
+
+    /** Arms the next run: fixed rate from the original start (no drift), fixed delay from now. */
+    private boolean rearm() {
+        long now = System.nanoTime();
+        long time = periodNanos > 0 ? timeNanos + periodNanos : now - periodNanos;
+        timeNanos = time;
+        try {
+            return arm(time - now);
+        } catch (RejectedExecutionException e) {
+            reject(e);
+            return false;
+        }
+    }
+
+    /**
+     * Puts the next due time on the timer.
+     *
+     * @param delayNanos the delay; zero or less fires on the next tick
+     * @return false if the task is already done, so it will not run again
+     * @throws RejectedExecutionException if the timer is stopped or at its pending limit
+     */
+    boolean arm(final long delayNanos) {
+        Timeout previous = timeout;
+        Timeout armed;
+        try {
+            armed = core.timer().newTimeout(this, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException stopped) {
+            throw new RejectedExecutionException("the timer was stopped", stopped);
+        }
+        if (!TIMEOUT.compareAndSet(this, previous, armed)) {
+            return true; // a later run already re-armed: armed fired long ago, that run owns the task
+        }
+        if (isDone()) {
+            armed.cancel(); // cancelled (or failed) while arming: the canceller may not have seen armed
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public boolean cancel(final boolean mayInterruptIfRunning) {
+        if (!super.cancel(mayInterruptIfRunning)) {
+            return false;
+        }
+        Timeout current = timeout;
+        if (current != null) {
+            current.cancel(); // so the wheel drops it now instead of holding it until its deadline
+        }
+        int now = getPhase();
+        if (now != RUNNING && now != INTERRUPTING && now != INTERRUPTED) {
+            core.untrack(this); // a running body untracks itself when it ends
+        }
+        return true;
+    }
+
+    @Override
+    public boolean isPeriodic() {
+        return periodNanos != 0;
+    }
+
+    @Override
+    public long getDelay(final TimeUnit unit) {
+        return unit.convert(timeNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public int compareTo(final Delayed other) {
+        if (other == this) {
+            return 0;
+        }
+        if (other instanceof ScheduledTask<?>) {
+            ScheduledTask<?> that = (ScheduledTask<?>) other;
+            long diff = timeNanos - that.timeNanos;
+            if (diff != 0) {
+                return diff < 0 ? -1 : 1;
+            }
+            return sequence < that.sequence ? -1 : 1;
+        }
+        return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
+    }
+
+    /** Identity, stated because compareTo is overridden: distinct tasks never compare equal. */
+    @Override
+    public boolean equals(final Object other) {
+        return this == other;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
+}

@@ -1,0 +1,168 @@
+package io.tickwheel.internal;
+
+import io.tickwheel.Timeout;
+import io.tickwheel.Timer;
+import io.tickwheel.TimerTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One scheduled task: the public {@link Timeout} handle, and at the same time the node the wheel
+ * links into its buckets, so scheduling allocates exactly one object (40 bytes with compressed
+ * oops: header 12, state 4, deadline 8, four references 16).
+ *
+ * <h2>State machine</h2>
+ * <pre>
+ *   PENDING --tryExpire (worker)--------------&gt; EXPIRED    task handed to run, once
+ *   PENDING --cancel / stop / lost race-------&gt; CANCELLED  task never runs
+ * </pre>
+ * Both transitions are one CAS from {@code PENDING}, so exactly one of them happens, once: the
+ * thread whose CAS succeeds owns the consequence (running the task, or counting the cancel and
+ * calling {@link TimerTask#cancelled(Timeout)}); every other thread sees its CAS fail and does
+ * nothing.
+ *
+ * <p>Threading: {@code state} is thread-safe (via CAS and acquire reads); {@code next} is worker
+ * thread only; every other field is final and published to the worker by the hand-off queue's
+ * release store of the node (see {@link NodeQueue#offer}).
+ */
+public final class TimeoutNode implements Timeout {
+
+    static final int PENDING = 0;
+    static final int EXPIRED = 1;
+    static final int CANCELLED = 2;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(TimeoutNode.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The public timer; holding it keeps a timer with pending timeouts from being collected. */
+    private final Timer timer;
+    /** The engine to tell about a cancel; null only for nodes built by structure tests. */
+    private final TimerCore core;
+    private final TimerTask task;
+    /** Absolute deadline on the core's clock; compare only by difference. */
+    final long deadlineNanos;
+    /** Written by CAS from PENDING only; read with acquire. */
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile int state;
+    /** The next node in the same bucket. Worker thread only. */
+    TimeoutNode next;
+
+    TimeoutNode(final Timer timer, final TimerCore core, final TimerTask task, final long deadlineNanos) {
+        this.timer = timer;
+        this.core = core;
+        this.task = task;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    private int getAcquireState() {
+        return (int) STATE.getAcquire(this);
+    }
+
+    private boolean casState(final int expected, final int value) {
+        return STATE.compareAndSet(this, expected, value);
+    }
+
+    /**
+     * Moves this node from pending to expired.
+     *
+     * @return true if this call did it, so the caller must hand the task to run
+     */
+    boolean tryExpire() {
+        return casState(PENDING, EXPIRED);
+    }
+
+    /**
+     * Moves this node from pending to cancelled without counting it or calling back: for the
+     * worker's drain on stop, which counts and reports its nodes itself.
+     *
+     * @return true if this call did it
+     */
+    boolean tryCancelQuietly() {
+        return casState(PENDING, CANCELLED);
+    }
+
+    @Override
+    public Timer timer() {
+        return timer;
+    }
+
+    @Override
+    public TimerTask task() {
+        return task;
+    }
+
+    @Override
+    public boolean isExpired() {
+        return getAcquireState() == EXPIRED;
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return getAcquireState() == CANCELLED;
+    }
+
+    @Override
+    public boolean cancel() {
+        if (!casState(PENDING, CANCELLED)) {
+            return false;
+        }
+        // The node stays linked until the worker drops it; the core only counts it, which is
+        // what lets the worker decide when purging is worth a wake-up.
+        if (core != null) {
+            core.onCancelled();
+        }
+        notifyCancelled();
+        return true;
+    }
+
+    /** Calls {@link TimerTask#cancelled(Timeout)}, logging anything it throws. */
+    void notifyCancelled() {
+        try {
+            task.cancelled(this);
+        } catch (Throwable t) {
+            logger().log(System.Logger.Level.WARNING,
+                    "An exception was thrown by TimerTask.cancelled() of " + task, t);
+        }
+    }
+
+    /** Runs the task, logging anything it throws: a task must never kill the thread running it. */
+    void runTask() {
+        try {
+            task.run(this);
+        } catch (Throwable t) {
+            logger().log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask " + task, t);
+        }
+    }
+
+    private System.Logger logger() {
+        return core != null ? core.logger() : System.getLogger(TimeoutNode.class.getName());
+    }
+
+    @Override
+    public String toString() {
+        long now = core != null ? core.clock().nanoTime() : System.nanoTime();
+        long remaining = deadlineNanos - now;
+        StringBuilder text = new StringBuilder(96).append("Timeout(deadline: ");
+        if (remaining > 0) {
+            text.append(remaining).append(" ns later");
+        } else if (remaining < 0) {
+            text.append(-remaining).append(" ns ago");
+        } else {
+            text.append("now");
+        }
+        int current = getAcquireState();
+        if (current == CANCELLED) {
+            text.append(", cancelled");
+        } else if (current == EXPIRED) {
+            text.append(", expired");
+        }
+        return text.append(", task: ").append(task).append(')').toString();
+    }
+}

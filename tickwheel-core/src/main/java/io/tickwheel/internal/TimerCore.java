@@ -1,0 +1,399 @@
+package io.tickwheel.internal;
+
+import io.tickwheel.Timeout;
+import io.tickwheel.Timer;
+import io.tickwheel.TimerTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.Cleaner;
+import java.util.Collections;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
+
+/**
+ * The engine behind both public timers: lifecycle, counting, the hand-off to the worker and
+ * stop(). The wheel itself is whatever {@link TimingWheel} the facade asks for; it lives inside
+ * the {@link Worker} and only the worker thread touches it.
+ *
+ * <h2>Lifecycle</h2>
+ * <pre>
+ *   INIT --start() / first newTimeout--&gt; STARTED --stop()--&gt; STOPPED
+ *   INIT --stop()----------------------------------------&gt; STOPPED
+ * </pre>
+ * Each move is a CAS, so exactly one caller starts the thread and exactly one stop() collects
+ * the pending set.
+ *
+ * <h2>Counting without a shared counter on the schedule path</h2>
+ * pending = scheduled - retired - cancelled, where "scheduled" is the hand-off queue's producer
+ * index (each offer claims one), "retired" is counted by the worker alone (expired, or cancelled
+ * by stop) and "cancelled" by the threads whose cancel CAS succeeded. Readers load retired and
+ * cancelled before scheduled: a timeout is scheduled before it can retire, so the result is
+ * never negative, and it is exact whenever no call is in flight.
+ *
+ * <h2>Waking the worker</h2>
+ * The worker publishes, before it parks, the deadline it parks until ({@code PARK_DEADLINE},
+ * volatile store, then a volatile load of the queue's producer index). A producer offers (atomic
+ * add on that index), then loads the park deadline: whichever side goes second sees the other,
+ * so either the worker sees the node before parking, or the producer sees the deadline and
+ * unparks the worker if its own deadline is earlier. Only those producers pay for an unpark.
+ * Two thresholds bound memory while the worker sleeps: the producer whose offer makes the
+ * backlog {@link Worker#TRANSFER_BATCH} long, and the canceller whose cancel makes a purge worth
+ * it ({@code PURGE_AT}), unpark it as well.
+ *
+ * <p>Threading: thread-safe (via CAS on the lifecycle, the hand-off queue, and padded counters
+ * with the access modes documented at each cell).
+ */
+public final class TimerCore {
+
+    static final int INIT = 0;
+    static final int STARTED = 1;
+    static final int STOPPED = 2;
+
+    /** Cell: cancels by cancel() and lost races; any thread, atomic add. */
+    static final int CANCELLED = 0;
+    /** Cell: timeouts the worker expired or cancelled on stop; worker release, readers acquire. */
+    static final int RETIRED = 1;
+    /** Cell: elapsed park deadline, AWAKE while not parked; worker volatile, producers volatile. */
+    static final int PARK_DEADLINE = 2;
+    /** Cell: the producer index whose offer wakes the worker; worker release, producers acquire. */
+    static final int TRANSFER_AT = 3;
+    /** Cell: the cancel count whose cancel wakes the worker; worker release, cancellers acquire. */
+    static final int PURGE_AT = 4;
+    static final long AWAKE = Long.MIN_VALUE;
+
+    private static final VarHandle LIFECYCLE;
+
+    static {
+        try {
+            LIFECYCLE = MethodHandles.lookup().findVarHandle(TimerCore.class, "lifecycle", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final System.Logger logger;
+    private final Clock clock;
+    final long originNanos;
+    final NodeQueue inbound = new NodeQueue();
+    final PaddedLongs counters = new PaddedLongs(5);
+    private final long maxPending;
+    /** Permits taken by pending timeouts; null without a limit, so the common path skips it. */
+    private final AtomicLong reserved;
+    private final Executor taskExecutor;
+    private final AtomicLong rejectedTasks = new AtomicLong();
+    private final Worker worker;
+    private final Thread workerThread;
+    /** INIT, STARTED or STOPPED; moved only by CAS (except the terminal forceStop). */
+    private volatile int lifecycle;
+    /** Set by the worker after its final drain (or by stop() if it never started). */
+    private volatile boolean terminated;
+    private volatile Cleaner.Cleanable leakGuard;
+
+    /**
+     * Creates an engine; nothing runs until {@link #start()} or the first schedule.
+     *
+     * @param name the public timer's class name, for messages and the logger
+     * @param clock the time source
+     * @param wheelFactory makes the wheel, given the clock reading where its tick 0 starts
+     * @param threadFactory makes the worker thread, once, here
+     * @param maxPending the pending limit, or 0 or less for none
+     * @param taskExecutor runs expired tasks, or null to run them on the worker thread
+     */
+    public TimerCore(final String name, final Clock clock, final LongFunction<TimingWheel> wheelFactory,
+            final ThreadFactory threadFactory, final long maxPending, final Executor taskExecutor) {
+        this.name = name;
+        this.logger = System.getLogger("io.tickwheel." + name);
+        this.clock = clock;
+        this.originNanos = clock.nanoTime();
+        this.maxPending = maxPending;
+        this.reserved = maxPending > 0 ? new AtomicLong() : null;
+        this.taskExecutor = taskExecutor;
+        this.counters.setRelease(PARK_DEADLINE, AWAKE);
+        this.counters.setRelease(TRANSFER_AT, Worker.TRANSFER_BATCH - 1);
+        this.counters.setRelease(PURGE_AT, Worker.PURGE_MIN);
+        this.worker = new Worker(this, wheelFactory.apply(originNanos));
+        Thread thread = threadFactory.newThread(worker);
+        if (thread == null) {
+            throw new IllegalStateException("threadFactory.newThread() returned null");
+        }
+        this.workerThread = thread;
+    }
+
+    /**
+     * Counts this timer and watches {@code facade} for leaks; call once, from the constructor.
+     *
+     * @param facade the public timer object
+     * @param reportLeak whether a leak is logged (it is stopped either way)
+     */
+    public void watch(final Object facade, final boolean reportLeak) {
+        leakGuard = LeakGuard.watch(facade, this, reportLeak);
+    }
+
+    /**
+     * Schedules a task: the whole of {@code newTimeout} after argument checks.
+     *
+     * @param owner the public timer, returned by {@link Timeout#timer()}
+     * @param task the task
+     * @param delayNanos the delay; zero or negative means the next tick
+     * @return the new timeout
+     */
+    public TimeoutNode schedule(final Timer owner, final TimerTask task, final long delayNanos) {
+        int state = lifecycle;
+        if (state != STARTED) {
+            if (state == STOPPED) {
+                throw stopped("cannot be started once stopped");
+            }
+            start();
+        }
+        reservePermit();
+        long elapsedDeadline = elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
+        TimeoutNode node = new TimeoutNode(owner, this, task, originNanos + elapsedDeadline);
+        long index = inbound.offer(node);
+        if (lifecycle != STARTED) {
+            return resolveRaceWithStop(node);
+        }
+        if (elapsedDeadline < counters.getVolatile(PARK_DEADLINE) || index == counters.getAcquire(TRANSFER_AT)) {
+            LockSupport.unpark(workerThread);
+        }
+        return node;
+    }
+
+    /** Deadline as nanoseconds since the origin, saturated so a huge delay never wraps into the past. */
+    static long elapsedDeadline(final long elapsedNow, final long delayNanos) {
+        if (delayNanos <= 0) {
+            return elapsedNow;
+        }
+        long deadline = elapsedNow + delayNanos;
+        return deadline < elapsedNow ? Long.MAX_VALUE : deadline;
+    }
+
+    /**
+     * Our offer raced with stop(): if the worker's final drain took the node, it is cancelled and
+     * in stop()'s result, and we return it; if not, we cancel it here and refuse the call, so the
+     * caller learns the truth either way.
+     */
+    private TimeoutNode resolveRaceWithStop(final TimeoutNode node) {
+        if (node.tryCancelQuietly()) {
+            counters.getAndAdd(CANCELLED, 1);
+            releasePermit();
+            throw stopped("cannot be started once stopped");
+        }
+        return node;
+    }
+
+    private void reservePermit() {
+        if (reserved != null) {
+            long count = reserved.incrementAndGet();
+            if (count > maxPending) {
+                reserved.decrementAndGet();
+                throw new RejectedExecutionException("Number of pending timeouts (" + count
+                        + ") is greater than or equal to maximum allowed pending timeouts (" + maxPending + ")");
+            }
+        }
+    }
+
+    void releasePermit() {
+        if (reserved != null) {
+            reserved.decrementAndGet();
+        }
+    }
+
+    /** Called by the one thread whose cancel CAS succeeded. */
+    void onCancelled() {
+        long count = counters.getAndAdd(CANCELLED, 1) + 1;
+        releasePermit();
+        if (count == counters.getAcquire(PURGE_AT)) {
+            LockSupport.unpark(workerThread);
+        }
+    }
+
+    /** Starts the worker if it is not running; see {@code HashedWheelTimer#start()}. */
+    public void start() {
+        while (true) {
+            int state = lifecycle;
+            if (state == STARTED) {
+                return;
+            }
+            if (state == STOPPED) {
+                throw stopped("cannot be started once stopped");
+            }
+            if (LIFECYCLE.compareAndSet(this, INIT, STARTED)) {
+                try {
+                    workerThread.start();
+                } catch (RuntimeException | Error e) {
+                    lifecycle = STOPPED;
+                    terminated = true;
+                    releaseLeakGuard();
+                    throw e;
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Stops the worker and returns the timeouts it cancelled; see {@link Timer#stop()}.
+     *
+     * @return the pending timeouts, cancelled, each already told through {@code cancelled()}
+     */
+    public Set<Timeout> stop() {
+        if (Thread.currentThread() == workerThread) {
+            throw new IllegalStateException(name + ".stop() cannot be called from a TimerTask "
+                    + "running on its worker thread");
+        }
+        int previous;
+        do {
+            previous = lifecycle;
+            if (previous == STOPPED) {
+                return Collections.emptySet();
+            }
+        } while (!LIFECYCLE.compareAndSet(this, previous, STOPPED));
+        releaseLeakGuard();
+        if (previous == INIT) {
+            terminated = true;
+            return Collections.emptySet();
+        }
+        awaitWorkerExit();
+        Set<Timeout> cancelled = worker.unprocessed();
+        for (Timeout timeout : cancelled) {
+            ((TimeoutNode) timeout).notifyCancelled();
+        }
+        return Collections.unmodifiableSet(cancelled);
+    }
+
+    private void awaitWorkerExit() {
+        LockSupport.unpark(workerThread);
+        boolean interrupted = false;
+        while (workerThread.isAlive()) {
+            try {
+                workerThread.join(100);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            if (workerThread.isAlive()) {
+                // A task blocked on the worker thread: an interrupt is the only way to free it.
+                workerThread.interrupt();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** For the leak guard: stop without waiting (we are on the Cleaner's thread). */
+    void stopAsync() {
+        int previous;
+        do {
+            previous = lifecycle;
+            if (previous == STOPPED) {
+                return;
+            }
+        } while (!LIFECYCLE.compareAndSet(this, previous, STOPPED));
+        if (previous == INIT) {
+            terminated = true;
+        }
+        LockSupport.unpark(workerThread);
+    }
+
+    /** The worker failed: refuse new timeouts from now on; its final drain still runs. */
+    void forceStop() {
+        lifecycle = STOPPED;
+    }
+
+    private void releaseLeakGuard() {
+        Cleaner.Cleanable guard = leakGuard;
+        if (guard != null) {
+            guard.clean();
+        }
+    }
+
+    /**
+     * Returns the number of pending timeouts; see {@link Timer#pendingTimeouts()}.
+     *
+     * @return the count
+     */
+    public long pendingTimeouts() {
+        if (terminated) {
+            return 0;
+        }
+        long retired = counters.getAcquire(RETIRED);
+        long cancelled = counters.getVolatile(CANCELLED);
+        return inbound.producedCount() - retired - cancelled;
+    }
+
+    /** Runs an expired task on the worker, or hands it to the executor. Worker thread only. */
+    void handOff(final TimeoutNode node) {
+        if (taskExecutor == null) {
+            node.runTask();
+            return;
+        }
+        try {
+            taskExecutor.execute(node::runTask);
+        } catch (Throwable t) {
+            rejectedTasks.incrementAndGet();
+            logger.log(System.Logger.Level.ERROR, "The task executor of " + name + " refused expired TimerTask "
+                    + node.task() + "; it will not run", t);
+        }
+    }
+
+    void terminated() {
+        terminated = true;
+    }
+
+    boolean isStarted() {
+        return lifecycle == STARTED;
+    }
+
+    boolean stopRequested() {
+        return lifecycle == STOPPED;
+    }
+
+    boolean isWorkerThread() {
+        return Thread.currentThread() == workerThread;
+    }
+
+    private IllegalStateException stopped(final String what) {
+        return new IllegalStateException(name + " " + what);
+    }
+
+    /**
+     * Returns how many expired tasks the task executor refused.
+     *
+     * @return the count
+     */
+    public long rejectedTasks() {
+        return rejectedTasks.get();
+    }
+
+    /**
+     * Returns the worker thread, for tests and diagnostics.
+     *
+     * @return the thread
+     */
+    public Thread workerThread() {
+        return workerThread;
+    }
+
+    String name() {
+        return name;
+    }
+
+    System.Logger logger() {
+        return logger;
+    }
+
+    /**
+     * Returns the clock.
+     *
+     * @return the clock
+     */
+    public Clock clock() {
+        return clock;
+    }
+}

@@ -1,0 +1,167 @@
+package io.tickwheel.internal;
+
+import java.util.function.Consumer;
+
+/**
+ * A timing wheel as a pure data structure: it holds nodes by deadline, and when told the time,
+ * pushes the due ones into a sink. It never reads a clock, starts a thread or blocks, so tests
+ * drive it with a manual clock and no sleeps.
+ *
+ * <p>Time is a tick count since {@code originNanos}: tick {@code t} starts at
+ * {@code originNanos + t * tickNanos}. A node is due at its <em>deadline tick</em>, the first
+ * tick starting at or after its deadline, so it never fires early; {@link #advance} to a time in
+ * tick {@code t} expires every node whose deadline tick is at most {@code t}. Clock readings are
+ * only ever subtracted from the origin, so origins near either end of the {@code long} range,
+ * and clocks that wrap, work the same as zero.
+ *
+ * <p>Cancelled nodes are not unlinked one by one (the wheel is singly linked to keep nodes
+ * small): they are dropped whenever the wheel walks past them, and {@link #purgeCancelled()}
+ * drops them all when the owner decides enough have piled up.
+ *
+ * <p>Threading: not thread-safe; confined by the worker thread (or the test driving it).
+ */
+public abstract class TimingWheel {
+
+    /** Returned by {@link #nanosUntilNextTick} when the wheel holds nothing. */
+    public static final long NEVER = Long.MAX_VALUE;
+
+    final long originNanos;
+    final long tickNanos;
+    /** Every tick up to and including this one has been processed; nodes are all due later. */
+    long currentTick;
+    /** Linked nodes, cancelled ones included until dropped. */
+    private long size;
+    /** Cancelled nodes this wheel has dropped, ever. */
+    private long droppedCancelled;
+
+    TimingWheel(final long originNanos, final long tickNanos) {
+        this.originNanos = originNanos;
+        this.tickNanos = Checks.positive(tickNanos, "tickNanos");
+    }
+
+    /**
+     * Links {@code node}; a node whose deadline tick has already been processed is placed in the
+     * next tick, so it fires on the next advance that reaches it.
+     *
+     * @param node a pending node not linked anywhere
+     */
+    public final void add(final TimeoutNode node) {
+        assert node.next == null : "node is linked already";
+        place(node, Math.max(deadlineTick(node), currentTick + 1));
+        size++;
+    }
+
+    /**
+     * Processes every tick up to the one containing {@code nowNanos}: due nodes are unlinked and
+     * given to {@code sink} in tick order, cancelled ones met on the way are dropped.
+     *
+     * @param nowNanos the current clock reading
+     * @param sink receives each due node, already unlinked
+     */
+    public abstract void advance(long nowNanos, Consumer<TimeoutNode> sink);
+
+    /**
+     * Unlinks every cancelled node.
+     *
+     * @return how many were dropped
+     */
+    public abstract long purgeCancelled();
+
+    /**
+     * Returns how long from {@code nowNanos} until the start of the next tick with work in it
+     * (a due bucket, or for a hierarchical wheel a cascade), 0 if that is now or past, or
+     * {@link #NEVER} if the wheel is empty.
+     *
+     * @param nowNanos the current clock reading
+     * @return nanoseconds to wait
+     */
+    public abstract long nanosUntilNextTick(long nowNanos);
+
+    /**
+     * Unlinks every node, giving the ones not cancelled to {@code sink}.
+     *
+     * @param sink receives each pending node
+     */
+    public abstract void drainTo(Consumer<TimeoutNode> sink);
+
+    /** Checks every structural invariant, throwing {@link AssertionError} on the first broken. */
+    public abstract void checkInvariants();
+
+    abstract void place(TimeoutNode node, long tick);
+
+    /**
+     * Returns the number of linked nodes, including cancelled ones not yet dropped.
+     *
+     * @return the size
+     */
+    public final long size() {
+        return size;
+    }
+
+    /**
+     * Returns how many cancelled nodes this wheel has dropped since it was created.
+     *
+     * @return the count
+     */
+    public final long droppedCancelled() {
+        return droppedCancelled;
+    }
+
+    /**
+     * Returns the last processed tick.
+     *
+     * @return the current tick
+     */
+    public final long currentTick() {
+        return currentTick;
+    }
+
+    final void unlinked(final boolean cancelled) {
+        size--;
+        if (cancelled) {
+            droppedCancelled++;
+        }
+    }
+
+    final void relinked() {
+        size++;
+    }
+
+    /** The first tick starting at or after the node's deadline: ceil(elapsed / tick). */
+    final long deadlineTick(final TimeoutNode node) {
+        long elapsed = node.deadlineNanos - originNanos;
+        if (elapsed <= 0) {
+            return 0;
+        }
+        long tick = elapsed / tickNanos;
+        return tick * tickNanos == elapsed ? tick : tick + 1;
+    }
+
+    /** The tick containing {@code nowNanos}: floor(elapsed / tick), never behind the current tick. */
+    final long tickAt(final long nowNanos) {
+        long elapsed = nowNanos - originNanos;
+        return elapsed < 0 ? currentTick : Math.max(currentTick, elapsed / tickNanos);
+    }
+
+    /** Whether a node is due once {@code dueTick} is processed, without dividing. */
+    final boolean isDueBy(final TimeoutNode node, final long dueTick) {
+        // dueTick * tickNanos cannot overflow: dueTick came from floor(elapsed / tickNanos).
+        return node.deadlineNanos - originNanos <= dueTick * tickNanos;
+    }
+
+    /** Nanoseconds from {@code nowNanos} to the start of {@code tick}, at least 0, NEVER if unreachable. */
+    final long nanosUntilTick(final long tick, final long nowNanos) {
+        if (tick > Long.MAX_VALUE / tickNanos) {
+            return NEVER;
+        }
+        long wait = tick * tickNanos - (nowNanos - originNanos);
+        return Math.max(0, wait);
+    }
+
+    /** Throws if {@code condition} is false; used by {@link #checkInvariants()}. */
+    static void check(final boolean condition, final String what) {
+        if (!condition) {
+            throw new AssertionError("wheel invariant broken: " + what);
+        }
+    }
+}
