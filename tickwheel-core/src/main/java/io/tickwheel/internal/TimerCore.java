@@ -251,6 +251,11 @@ public final class TimerCore {
         do {
             previous = lifecycle;
             if (previous == STOPPED) {
+                // Another stop() (or the leak guard) won; it gets the set, but this caller too is
+                // promised that nothing is pending once it returns.
+                if (!terminated) {
+                    awaitWorkerExit();
+                }
                 return Collections.emptySet();
             }
         } while (!LIFECYCLE.compareAndSet(this, previous, STOPPED));

@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -62,7 +61,7 @@ class TimingWheelModelTest {
         List<TimeoutNode> live = new ArrayList<>();
         Set<TimeoutNode> fired = new HashSet<>();
         long now = config.originNanos;
-        Map<TimeoutNode, Long> dueTicks = new IdentityHashMap<>();
+        IdentityHashMap<TimeoutNode, Long> dueTicks = new IdentityHashMap<>();
         for (int step = 0; step < STEPS; step++) {
             int at = step;
             Supplier<String> where = () -> config + " seed=" + seed + " step=" + at;
@@ -140,30 +139,21 @@ class TimingWheelModelTest {
     }
 
     private static long randomDelay(final SplittableRandom random, final long tickNanos) {
-        switch (random.nextInt(10)) {
-            case 0:
-                return random.nextLong(-1_000, 1);
-            case 1:
-                return Long.MAX_VALUE - random.nextLong(1_000);
-            case 2:
-                return random.nextLong(1, 1L << 50);
-            case 3:
-                return random.nextLong(1, 70) * tickNanos;
-            default:
-                return random.nextLong(1, 5_000 * tickNanos);
-        }
+        return switch (random.nextInt(10)) {
+            case 0 -> random.nextLong(-1_000, 1);
+            case 1 -> Long.MAX_VALUE - random.nextLong(1_000);
+            case 2 -> random.nextLong(1, 1L << 50);
+            case 3 -> random.nextLong(1, 70) * tickNanos;
+            default -> random.nextLong(1, 5_000 * tickNanos);
+        };
     }
 
     private static long randomAdvance(final SplittableRandom random, final WheelConfig config) {
-        switch (random.nextInt(8)) {
-            case 0:
-                return 0;
-            case 1:
-                return random.nextLong(1, 100_000 * config.tickNanos);
-            case 2:
-                return config.tickNanos;
-            default:
-                return random.nextLong(1, 20 * config.tickNanos);
-        }
+        return switch (random.nextInt(8)) {
+            case 0 -> 0;
+            case 1 -> random.nextLong(1, 100_000 * config.tickNanos);
+            case 2 -> config.tickNanos;
+            default -> random.nextLong(1, 20 * config.tickNanos);
+        };
     }
 }

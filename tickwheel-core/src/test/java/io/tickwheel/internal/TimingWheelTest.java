@@ -138,7 +138,8 @@ class TimingWheelTest {
             assertThat(wait).isNotEqualTo(TimingWheel.NEVER);
             for (TimeoutNode node : nodes) {
                 if (!node.isExpired()) {
-                    assertThat(wait).as("would sleep past %s", node).isLessThanOrEqualTo(driver.untilDeadlineTick(node));
+                    assertThat(wait).as("would sleep past %s", node)
+                            .isLessThanOrEqualTo(driver.untilDeadlineTick(node));
                 }
             }
             driver.advanceBy(wait);

@@ -1,0 +1,59 @@
+/**
+ * tickwheel's implementation; not exported, no compatibility promises.
+ *
+ * <h2>Shape</h2>
+ * <pre>
+ *   HashedWheelTimer / HierarchicalWheelTimer   public facades: check arguments, delegate
+ *        |
+ *   TimerCore        lifecycle, counters, schedule path, stop(); any thread
+ *        |  NodeQueue (MPSC hand-off: TimeoutNode)
+ *   Worker           the worker thread's loop; parks with LockSupport
+ *        |
+ *   TimingWheel      pure structure, worker-confined: HashedWheel | HierarchicalWheel
+ * </pre>
+ *
+ * <h2>Thread map</h2>
+ * <ul>
+ *   <li><b>Callers</b> (any thread) run {@code newTimeout}, {@code cancel}, {@code stop},
+ *       {@code pendingTimeouts}. They never touch a wheel.</li>
+ *   <li><b>The worker</b> (one per timer, from the user's {@code ThreadFactory}) owns the wheel,
+ *       the {@code next} links of nodes in it, and its own counters; it runs tasks unless a task
+ *       executor was given.</li>
+ *   <li><b>The task executor</b> (optional) runs expired tasks handed to it by the worker.</li>
+ *   <li><b>The Cleaner thread</b> ({@code LeakGuard}) reports and stops timers collected without
+ *       {@code stop()}.</li>
+ * </ul>
+ *
+ * <h2>Hand-offs and their happens-before edges</h2>
+ * <ul>
+ *   <li>Caller to worker, a new node: the producer's release store of the node into its queue
+ *       slot, paired with the worker's acquire load of that slot ({@link io.tickwheel.internal.NodeQueue}).
+ *       The node's final fields (task, deadline, timer) are published by it.</li>
+ *   <li>Caller to worker, a cancel: the caller's CAS of the node's state, read by the worker
+ *       with acquire before it links, cascades, expires or drains the node. The cancel counter
+ *       (atomic add) tells the worker how many cancelled nodes it may still hold.</li>
+ *   <li>Worker to callers, sleeping: the worker's volatile store of its park deadline, then its
+ *       volatile load of the queue's producer index; a producer's atomic add on that index, then
+ *       its volatile load of the park deadline. One of the two sees the other (see
+ *       {@link io.tickwheel.internal.TimerCore}).</li>
+ *   <li>Worker to task: expired nodes are run on the worker (program order) or passed to
+ *       {@code Executor.execute} (the executor's own happens-before).</li>
+ *   <li>Worker to stop(): the worker's final drain is read by the stopping thread after
+ *       {@code Thread.join}; a producer racing stop() re-reads the lifecycle after its offer and
+ *       settles the race with the node's state CAS.</li>
+ *   <li>Counts: the worker's retired counter (release store, single writer), the cancel counter
+ *       (atomic add) and the producer index are read in that order by {@code pendingTimeouts()}.</li>
+ * </ul>
+ *
+ * <h2>Glossary (Varghese and Lauck, 1987)</h2>
+ * <dl>
+ *   <dt>tick</dt><dd>the wheel's unit of time; tick {@code t} starts at {@code origin + t * tickNanos}.</dd>
+ *   <dt>bucket</dt><dd>a list of nodes due in the same tick (or, in upper levels, the same range).</dd>
+ *   <dt>level</dt><dd>one ring of a hierarchical wheel; level {@code L}'s buckets span
+ *       {@code slots^L} ticks each.</dd>
+ *   <dt>rounds</dt><dd>in a hashed wheel, how many more laps a node waits in its bucket; kept
+ *       implicitly as the node's deadline.</dd>
+ *   <dt>cascade</dt><dd>moving a bucket's nodes down a level when the clock enters its range.</dd>
+ * </dl>
+ */
+package io.tickwheel.internal;
