@@ -9,7 +9,6 @@ import java.lang.ref.Cleaner;
 import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -82,9 +81,8 @@ public final class TimerCore {
     final long originNanos;
     final NodeQueue inbound = new NodeQueue();
     final PaddedLongs counters = new PaddedLongs(5);
-    private final long maxPending;
-    /** Permits taken by pending timeouts; null without a limit, so the common path skips it. */
-    private final AtomicLong reserved;
+    /** Null without a limit, so the common path skips it. */
+    private final PendingLimit limit;
     private final Executor taskExecutor;
     private final AtomicLong rejectedTasks = new AtomicLong();
     private final Worker worker;
@@ -111,8 +109,7 @@ public final class TimerCore {
         this.logger = System.getLogger("io.tickwheel." + name);
         this.clock = clock;
         this.originNanos = clock.nanoTime();
-        this.maxPending = maxPending;
-        this.reserved = maxPending > 0 ? new AtomicLong() : null;
+        this.limit = PendingLimit.of(maxPending);
         this.taskExecutor = taskExecutor;
         this.counters.setRelease(PARK_DEADLINE, AWAKE);
         this.counters.setRelease(TRANSFER_AT, Worker.TRANSFER_BATCH - 1);
@@ -151,7 +148,9 @@ public final class TimerCore {
             }
             start();
         }
-        reservePermit();
+        if (limit != null) {
+            limit.acquire();
+        }
         long elapsedDeadline = elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
         TimeoutNode node = new TimeoutNode(owner, this, task, originNanos + elapsedDeadline);
         long index = inbound.offer(node);
@@ -187,20 +186,9 @@ public final class TimerCore {
         return node;
     }
 
-    private void reservePermit() {
-        if (reserved != null) {
-            long count = reserved.incrementAndGet();
-            if (count > maxPending) {
-                reserved.decrementAndGet();
-                throw new RejectedExecutionException("Number of pending timeouts (" + count
-                        + ") is greater than or equal to maximum allowed pending timeouts (" + maxPending + ")");
-            }
-        }
-    }
-
     void releasePermit() {
-        if (reserved != null) {
-            reserved.decrementAndGet();
+        if (limit != null) {
+            limit.release();
         }
     }
 
