@@ -24,7 +24,7 @@ import java.util.concurrent.TimeoutException;
  * <pre>{@code
  * ScheduledExecutorService ses = new WheelScheduledExecutorService(Timers.shared(), workers);
  * ScheduledFuture<?> f = ses.schedule(this::expire, 30, TimeUnit.SECONDS);
- * f.cancel(false); // removes the timeout from the wheel: nothing is retained
+ * f.cancel(false); // cancels the timeout: the task is not kept for 30 seconds
  * }</pre>
  *
  * <h2>Contract</h2>
@@ -39,8 +39,11 @@ import java.util.concurrent.TimeoutException;
  *       on the next tick after it ends; runs of one task never overlap. Fixed delay: the next run
  *       is due {@code delay} after the previous one ended.
  *   <li>An exception from a periodic task ends its schedule and is thrown (wrapped in an
- *       {@link ExecutionException}) by its future's {@code get()}.
- *   <li>{@code cancel} on a returned future cancels its timeout, so the timer drops it at once.
+ *       {@link ExecutionException}) by its future's {@code get()}. As in the JDK's executor, a
+ *       task given to {@code execute} is wrapped in a future too, so its exception is not reported
+ *       anywhere: use {@code submit} and {@code get} to see it.
+ *   <li>{@code cancel} on a returned future cancels its timeout at once, so the task is not kept
+ *       until its deadline (the timer discards cancelled timeouts as it goes).
  *   <li>{@link #shutdown()}: new tasks are rejected; pending one-shot tasks still run unless
  *       cancelled; periodic tasks are cancelled (a running one finishes its run first).
  *   <li>{@link #shutdownNow()}: returns every task that had not started (periodic ones waiting

@@ -12,22 +12,25 @@ import java.util.function.BiConsumer;
 
 /**
  * The timeout behind {@code TimeoutFutures}: one object that is the timer task (on expiry,
- * completes the future), the future's completion callback (cancels the timeout, so the timer
- * drops it at once) and the completion job handed to {@link ForkJoinPool#commonPool()}, so
+ * completes the future), the future's completion callback (cancels the timeout and lets go of
+ * the future) and the completion job handed to {@link ForkJoinPool#commonPool()}, so
  * that the future's dependent stages never run on the timer's worker thread.
  *
- * <p>Threading: thread-safe. Every field but {@code timeout} is final; {@code timeout} is
- * written once, before the future's {@code whenComplete} registers this object, and read only
- * by that callback, so the future's own publication of the callback (a CAS on its stack)
- * orders the write before the read.
+ * <p>Threading: thread-safe. {@code timeout} is written once, before the future's
+ * {@code whenComplete} registers this object, and read only by that callback, so the future's
+ * own publication of the callback (a CAS on its stack) orders the write before the read.
+ * {@code future} and {@code value} are cleared (plain writes) by that callback, so that a
+ * cancelled timeout the timer has not discarded yet does not keep them; every reader copies
+ * {@code future} once and tolerates either value, since both mean the future is done.
  *
  * @param <T> the future's result type
  */
 public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Throwable>, Runnable {
 
-    private final CompletableFuture<T> future;
-    /** The value to complete with; unused when {@code timesOut}. */
-    private final T value;
+    /** The future to complete; null once it completed. */
+    private CompletableFuture<T> future;
+    /** The value to complete with (unused when {@code timesOut}); null once the future completed. */
+    private T value;
     /** True: complete exceptionally with a {@link TimeoutException}; false: with {@code value}. */
     private final boolean timesOut;
     private Timeout timeout;
@@ -51,12 +54,13 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
      * @param timer the timer to hold the timeout
      * @return {@code future}
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // whenComplete's stage only mirrors future
     public static <T> CompletableFuture<T> arm(final CompletableFuture<T> future, final T value,
             final boolean timesOut, final long delay, final TimeUnit unit, final Timer timer) {
         if (!future.isDone()) {
             FuturesTimeoutTask<T> task = new FuturesTimeoutTask<>(future, value, timesOut);
             task.timeout = timer.newTimeout(task, delay, unit);
-            future.whenComplete(task); // runs at once, cancelling the timeout, if already complete
+            future.whenComplete(task); // at once, cancelling the timeout, if the future is done
         }
         return future;
     }
@@ -64,7 +68,8 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
     /** Expired, on the timer's thread: complete elsewhere, so dependents do not run here. */
     @Override
     public void run(final Timeout expired) {
-        if (!future.isDone()) {
+        CompletableFuture<T> target = future;
+        if (target != null && !target.isDone()) {
             handOff(this);
         }
     }
@@ -76,8 +81,9 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
      */
     @Override
     public void cancelled(final Timeout cancelled) {
-        if (!future.isDone()) {
-            handOff(() -> future.completeExceptionally(
+        CompletableFuture<T> target = future;
+        if (target != null && !target.isDone()) {
+            handOff(() -> target.completeExceptionally(
                     new IllegalStateException("the timer was stopped before the timeout fired")));
         }
     }
@@ -86,15 +92,21 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
     @Override
     public void accept(final T result, final Throwable failure) {
         timeout.cancel();
+        future = null;
+        value = null;
     }
 
     /** The completion job, on the common pool. */
     @Override
     public void run() {
+        CompletableFuture<T> target = future;
+        if (target == null) {
+            return; // completed meanwhile
+        }
         if (timesOut) {
-            future.completeExceptionally(new TimeoutException());
+            target.completeExceptionally(new TimeoutException());
         } else {
-            future.complete(value);
+            target.complete(value); // a cleared value means target is done, so this is a no-op
         }
     }
 

@@ -20,8 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Lifecycle</h2>
  * <pre>
- *   RUNNING --shutdown--&gt; SHUTDOWN --shutdownNow--&gt; STOP
- *   SHUTDOWN | STOP --registry empty--&gt; TERMINATED
+ *   RUNNING --shutdown--&gt; SHUTDOWN
+ *   RUNNING | SHUTDOWN --shutdownNow--&gt; STOP
+ *   SHUTDOWN | STOP --registry empty--&gt; TERMINATED      signals awaitTermination
  * </pre>
  * A task is registered before its first timeout is armed and leaves the registry exactly once
  * (see {@link ScheduledTask}); registering checks RUNNING under the lock, so once shutdown has
@@ -115,8 +116,8 @@ public final class ScheduledExecutorCore extends AbstractExecutorService {
         try {
             workers.execute(task);
         } catch (RuntimeException e) {
-            RejectedExecutionException rejected = e instanceof RejectedExecutionException
-                    ? (RejectedExecutionException) e
+            RejectedExecutionException rejected = e instanceof RejectedExecutionException r
+                    ? r
                     : new RejectedExecutionException("the workers refused the task", e);
             task.reject(rejected);
             untrack(task);
@@ -149,6 +150,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService {
      *
      * @param task the task
      */
+    @SuppressWarnings("ReferenceEquality") // the registry links objects: identity is the point
     void untrack(final ScheduledTask<?> task) {
         lock.lock();
         try {
@@ -181,7 +183,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService {
         }
     }
 
-    /** Under {@code lock}: moves to {@code target} if behind it; returns the registry's tasks. */
+    /** Moves to {@code target} if behind it and copies the registry, under {@code lock}. */
     private List<ScheduledTask<?>> advanceAndSnapshot(final int target) {
         List<ScheduledTask<?>> tasks = new ArrayList<>();
         lock.lock();
@@ -254,7 +256,9 @@ public final class ScheduledExecutorCore extends AbstractExecutorService {
         }
     }
 
+    /** As in the JDK's executor, a body's exception stays in the future that nobody holds. */
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored")
     public void execute(final Runnable command) {
         schedule(Executors.callable(command), 0, 0);
     }

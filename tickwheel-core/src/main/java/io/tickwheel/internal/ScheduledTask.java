@@ -20,11 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>Run phase</h2>
  * <pre>
- *   WAITING --timeout fires, dispatch (timer thread)--&gt; READY     handed to the workers
- *   READY   --worker starts it-------------------------&gt; RUNNING
- *   RUNNING --run ends------------------------------&gt; WAITING   re-armed, or finished
- *   RUNNING --shutdownNow-----&gt; INTERRUPTING --&gt; INTERRUPTED --run ends--&gt; WAITING
- *   WAITING | READY --shutdownNow---------------------&gt; DEAD      never starts
+ *   WAITING --due: dispatch (timer thread; caller if no delay)--&gt; READY    handed to the workers
+ *   READY   --a worker starts it-----------------------------------&gt; RUNNING
+ *   RUNNING --the run ends (before re-arming)----------------------&gt; WAITING  re-armed, or finished
+ *   RUNNING --shutdownNow--&gt; INTERRUPTING --&gt; INTERRUPTED --the run ends--&gt; WAITING
+ *   WAITING | READY --shutdownNow----------------------------------&gt; DEAD     never starts
  * </pre>
  * Each arrow is a CAS, so a task is started at most once per dispatch, never while it runs
  * (fixed rate and fixed delay never overlap), and never after shutdownNow claimed it. Calling
@@ -69,13 +69,24 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     /** 0: one-shot; &gt; 0: fixed rate; &lt; 0: fixed delay of {@code -periodNanos}. */
     private final long periodNanos;
     private final long sequence = SEQUENCER.getAndIncrement();
-    /** The due time of the next run on {@link System#nanoTime()}; written by the run that re-arms. */
+    /**
+     * The due time of the next run on {@link System#nanoTime()}. Written by the scheduling thread,
+     * then only by the worker that ends a run (runs never overlap); read by anyone (volatile).
+     */
     private volatile long timeNanos;
-    /** The current timeout; replaced by CAS so a late re-arm never overwrites a newer one. */
+    /**
+     * The current timeout. Replaced by CAS by whoever arms (so a late re-arm never overwrites a
+     * newer one); read volatile by cancel. With {@code phase} and FutureTask's state it forms
+     * the Dekker pair that makes cancel and re-arm each see the other: see {@link #arm}.
+     */
     private volatile Timeout timeout;
+    /** The run phase above; every access is volatile (CAS, getVolatile, setVolatile). */
     @SuppressWarnings("unused") // accessed through PHASE
     private volatile int phase;
-    /** The thread running the body, for shutdownNow's interrupt; written after the RUNNING CAS. */
+    /**
+     * The thread running the body. Written (volatile) by that thread after its RUNNING CAS and
+     * cleared before it leaves RUNNING; read by shutdownNow after its RUNNING to INTERRUPTING CAS.
+     */
     private volatile Thread runner;
     /** Links of the core's registry; guarded by the core's lock. */
     ScheduledTask<?> prev;
@@ -89,11 +100,11 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         this.periodNanos = periodNanos;
     }
 
-    private int getPhase() {
+    private int getVolatilePhase() {
         return (int) PHASE.getVolatile(this);
     }
 
-    private void setPhase(final int value) {
+    private void setVolatilePhase(final int value) {
         PHASE.setVolatile(this, value);
     }
 
@@ -140,7 +151,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
                     thread.interrupt();
                 }
             } finally {
-                setPhase(INTERRUPTED);
+                setVolatilePhase(INTERRUPTED);
             }
         }
     }
@@ -172,11 +183,11 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         if (!casPhase(RUNNING, WAITING)) {
             // shutdownNow is interrupting this run: let its interrupt land, then clear it, so it
             // cannot leak into whatever the pool (which we do not own) gives this thread next.
-            while (getPhase() == INTERRUPTING) {
+            while (getVolatilePhase() == INTERRUPTING) {
                 Thread.onSpinWait();
             }
             Thread.interrupted();
-            setPhase(WAITING);
+            setVolatilePhase(WAITING);
         }
     }
 
@@ -194,7 +205,9 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     }
 
     /**
-     * Puts the next due time on the timer.
+     * Puts the next due time on the timer. Races with {@link #cancel}, which writes the state
+     * then reads {@code timeout}: this writes {@code timeout} then reads the state, so (all
+     * volatile) at least one of them sees the other and the armed timeout is always cancelled.
      *
      * @param delayNanos the delay; zero or less fires on the next tick
      * @return false if the task is already done, so it will not run again
@@ -227,7 +240,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         if (current != null) {
             current.cancel(); // so the wheel drops it now instead of holding it until its deadline
         }
-        int now = getPhase();
+        int now = getVolatilePhase();
         if (now != RUNNING && now != INTERRUPTING && now != INTERRUPTED) {
             core.untrack(this); // a running body untracks itself when it ends
         }
