@@ -49,6 +49,10 @@ final class PaddedLongs {
         CELLS.setVolatile(cells, at(cell), value);
     }
 
+    long compareAndExchange(final int cell, final long expected, final long value) {
+        return (long) CELLS.compareAndExchange(cells, at(cell), expected, value);
+    }
+
     long getAndAdd(final int cell, final long delta) {
         return (long) CELLS.getAndAdd(cells, at(cell), delta);
     }

@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongFunction;
 
@@ -35,14 +34,18 @@ import java.util.function.LongFunction;
  * never negative, and it is exact whenever no call is in flight.
  *
  * <h2>Waking the worker</h2>
- * The worker publishes, before it parks, the deadline it parks until ({@code PARK_DEADLINE},
- * volatile store, then a volatile load of the queue's producer index). A producer offers (atomic
- * add on that index), then loads the park deadline: whichever side goes second sees the other,
- * so either the worker sees the node before parking, or the producer sees the deadline and
- * unparks the worker if its own deadline is earlier. Only those producers pay for an unpark.
- * Two thresholds bound memory while the worker sleeps: the producer whose offer makes the
- * backlog {@link Worker#TRANSFER_BATCH} long, and the canceller whose cancel makes a purge worth
- * it ({@code PURGE_AT}), unpark it as well.
+ * New nodes may wait in the hand-off queue: most request timeouts are cancelled long before
+ * they are due, and a node cancelled while still queued costs the worker one look instead of a
+ * link and an unlink. So the worker takes the queue only when its earliest deadline comes due,
+ * when the backlog reaches {@link Worker#TRANSFER_BATCH}, or before a purge. To know the earliest
+ * deadline, producers keep {@code QUEUED_MIN}: after its offer, a producer lowers it by CAS if
+ * its own deadline is earlier, and only then loads {@code PARK_DEADLINE} (volatile), unparking the
+ * worker if it parks past that deadline. The worker stores its park deadline (volatile), then
+ * loads {@code QUEUED_MIN} (volatile) and sleeps no later than it: whichever side goes second
+ * sees the other, so no queued node is slept past, and only a producer with a new earliest
+ * deadline can pay for an unpark. Two thresholds bound memory while the worker sleeps: the
+ * producer whose offer makes the backlog {@link Worker#TRANSFER_BATCH} long, and the canceller
+ * whose cancel makes a purge worth it ({@code PURGE_AT}), unpark it as well.
  *
  * <p>Threading: thread-safe (via CAS on the lifecycle, the hand-off queue, and padded counters
  * with the access modes documented at each cell).
@@ -63,6 +66,13 @@ public final class TimerCore {
     static final int TRANSFER_AT = 3;
     /** Cell: the cancel count whose cancel wakes the worker; worker release, cancellers acquire. */
     static final int PURGE_AT = 4;
+    /**
+     * Cell: at most the earliest elapsed deadline of the nodes still in the hand-off queue, NONE
+     * when it was emptied; producers lower it by CAS, the worker resets it (volatile) before it
+     * empties the queue.
+     */
+    static final int QUEUED_MIN = 5;
+    static final long NONE = Long.MAX_VALUE;
     static final long AWAKE = Long.MIN_VALUE;
 
     private static final VarHandle LIFECYCLE;
@@ -80,11 +90,9 @@ public final class TimerCore {
     private final Clock clock;
     final long originNanos;
     final NodeQueue inbound = new NodeQueue();
-    final PaddedLongs counters = new PaddedLongs(5);
+    final PaddedLongs counters = new PaddedLongs(6);
     /** Null without a limit, so the common path skips it. */
     private final PendingLimit limit;
-    private final Executor taskExecutor;
-    private final AtomicLong rejectedTasks = new AtomicLong();
     private final Worker worker;
     private final Thread workerThread;
     /** INIT, STARTED or STOPPED; moved only by CAS (except the terminal forceStop). */
@@ -110,11 +118,11 @@ public final class TimerCore {
         this.clock = clock;
         this.originNanos = clock.nanoTime();
         this.limit = PendingLimit.of(maxPending);
-        this.taskExecutor = taskExecutor;
         this.counters.setRelease(PARK_DEADLINE, AWAKE);
         this.counters.setRelease(TRANSFER_AT, Worker.TRANSFER_BATCH - 1);
         this.counters.setRelease(PURGE_AT, Worker.PURGE_MIN);
-        this.worker = new Worker(this, wheelFactory.apply(originNanos));
+        this.counters.setRelease(QUEUED_MIN, NONE);
+        this.worker = new Worker(this, wheelFactory.apply(originNanos), taskExecutor);
         Thread thread = threadFactory.newThread(worker);
         if (thread == null) {
             throw new IllegalStateException("threadFactory.newThread() returned null");
@@ -157,10 +165,29 @@ public final class TimerCore {
         if (lifecycle != STARTED) {
             return resolveRaceWithStop(node);
         }
-        if (elapsedDeadline < counters.getVolatile(PARK_DEADLINE) || index == counters.getAcquire(TRANSFER_AT)) {
+        if ((lowerQueuedMin(elapsedDeadline) && elapsedDeadline < counters.getVolatile(PARK_DEADLINE))
+                || index == counters.getAcquire(TRANSFER_AT)) {
             LockSupport.unpark(workerThread);
         }
         return node;
+    }
+
+    /**
+     * Lowers QUEUED_MIN to {@code elapsedDeadline} if that is earlier. A node no earlier than the
+     * current bound needs nothing: the worker will take the queue by then anyway.
+     *
+     * @return true if this node is now the earliest queued one
+     */
+    private boolean lowerQueuedMin(final long elapsedDeadline) {
+        long current = counters.getVolatile(QUEUED_MIN);
+        while (elapsedDeadline < current) {
+            long witness = counters.compareAndExchange(QUEUED_MIN, current, elapsedDeadline);
+            if (witness == current) {
+                return true;
+            }
+            current = witness;
+        }
+        return false;
     }
 
     /** Deadline as nanoseconds since the origin, saturated so a huge delay never wraps into the past. */
@@ -320,21 +347,6 @@ public final class TimerCore {
         return inbound.producedCount() - retired - cancelled;
     }
 
-    /** Runs an expired task on the worker, or hands it to the executor. Worker thread only. */
-    void handOff(final TimeoutNode node) {
-        if (taskExecutor == null) {
-            node.runTask();
-            return;
-        }
-        try {
-            taskExecutor.execute(node::runTask);
-        } catch (Throwable t) {
-            rejectedTasks.incrementAndGet();
-            logger.log(System.Logger.Level.ERROR, "The task executor of " + name + " refused expired TimerTask "
-                    + node.task() + "; it will not run", t);
-        }
-    }
-
     void terminated() {
         terminated = true;
     }
@@ -347,10 +359,6 @@ public final class TimerCore {
         return lifecycle == STOPPED;
     }
 
-    boolean isWorkerThread() {
-        return Thread.currentThread() == workerThread;
-    }
-
     private IllegalStateException stopped(final String what) {
         return new IllegalStateException(name + " " + what);
     }
@@ -361,7 +369,7 @@ public final class TimerCore {
      * @return the count
      */
     public long rejectedTasks() {
-        return rejectedTasks.get();
+        return worker.rejectedTasks();
     }
 
     /**

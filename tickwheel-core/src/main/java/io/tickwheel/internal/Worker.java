@@ -3,6 +3,8 @@ package io.tickwheel.internal;
 import io.tickwheel.Timeout;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -21,23 +23,32 @@ import java.util.function.Consumer;
  */
 final class Worker implements Runnable {
 
-    /** Backlog length at which a producer wakes a sleeping worker; bounds the queue's memory. */
-    static final long TRANSFER_BATCH = 1 << 14;
+    /**
+     * Backlog length at which a producer wakes a sleeping worker to take the queue: bounds the
+     * queue's memory (about 3 MB of nodes), and is long enough that in request-timeout churn most
+     * nodes are cancelled before the worker ever links them.
+     */
+    static final long TRANSFER_BATCH = 1 << 16;
     /** Fewest stale cancelled nodes worth a purge pass. */
     static final long PURGE_MIN = 1 << 10;
 
     private final TimerCore core;
     private final TimingWheel wheel;
     private final Consumer<TimeoutNode> expiry = this::expire;
+    /** Runs expired tasks, or null to run them on this thread. */
+    private final Executor taskExecutor;
+    /** Written by this thread, read by any (diagnostics and tests). */
+    private final AtomicLong rejectedTasks = new AtomicLong();
     /** Mirrors TimerCore.RETIRED; the worker is its only writer. */
     private long retired;
     /** Cancelled nodes dropped here rather than in the wheel: off the queue, or lost expiry races. */
     private long droppedHere;
     private Set<Timeout> unprocessed;
 
-    Worker(final TimerCore core, final TimingWheel wheel) {
+    Worker(final TimerCore core, final TimingWheel wheel, final Executor taskExecutor) {
         this.core = core;
         this.wheel = wheel;
+        this.taskExecutor = taskExecutor;
     }
 
     @Override
@@ -57,18 +68,29 @@ final class Worker implements Runnable {
     private void loop() {
         Clock clock = core.clock();
         while (core.isStarted()) {
-            transfer();
-            wheel.advance(clock.nanoTime(), expiry);
-            // Tasks that ran may have scheduled more (re-armed heartbeats): take them now rather
-            // than paying a wake-up for them.
-            transfer();
-            purgeIfWorthIt();
+            long now = clock.nanoTime();
+            if (transferDue(now)) {
+                transfer();
+                purgeIfWorthIt();
+            }
+            wheel.advance(now, expiry);
             park(clock.nanoTime());
         }
     }
 
+    /** Whether the queue must be taken now: a queued node is due, or a threshold was reached. */
+    private boolean transferDue(final long nowNanos) {
+        PaddedLongs counters = core.counters;
+        return counters.getVolatile(TimerCore.QUEUED_MIN) <= nowNanos - core.originNanos
+                || core.inbound.producedCount() > counters.getAcquire(TimerCore.TRANSFER_AT)
+                || counters.getVolatile(TimerCore.CANCELLED) >= counters.getAcquire(TimerCore.PURGE_AT);
+    }
+
     private void transfer() {
         NodeQueue inbound = core.inbound;
+        // Volatile, before the polls: a producer that still saw the old bound has offered before
+        // this store, so the polls below reach its node (see TimerCore, "Waking the worker").
+        core.counters.setVolatile(TimerCore.QUEUED_MIN, TimerCore.NONE);
         TimeoutNode node;
         while ((node = inbound.poll()) != null) {
             if (node.isCancelled()) {
@@ -88,7 +110,22 @@ final class Worker implements Runnable {
             return;
         }
         retire();
-        core.handOff(node);
+        if (taskExecutor == null) {
+            node.runTask();
+            return;
+        }
+        try {
+            taskExecutor.execute(node::runTask);
+        } catch (Throwable t) {
+            // Never silent: the task is expired (it was handed over) but will not run.
+            rejectedTasks.incrementAndGet();
+            core.logger().log(System.Logger.Level.ERROR, "The task executor of " + core.name()
+                    + " refused expired TimerTask " + node.task() + "; it will not run", t);
+        }
+    }
+
+    long rejectedTasks() {
+        return rejectedTasks.get();
     }
 
     private void retire() {
@@ -118,28 +155,30 @@ final class Worker implements Runnable {
     }
 
     private void park(final long nowNanos) {
+        long elapsedNow = nowNanos - core.originNanos;
         long wait = wheel.nanosUntilNextTick(nowNanos);
-        if (wait == 0) {
+        long deadline = wait == TimingWheel.NEVER ? Long.MAX_VALUE : TimerCore.elapsedDeadline(elapsedNow, wait);
+        PaddedLongs counters = core.counters;
+        // Volatile store, then the volatile load of QUEUED_MIN: our half of the handshake with
+        // TimerCore.schedule (lower QUEUED_MIN, then load PARK_DEADLINE).
+        counters.setVolatile(TimerCore.PARK_DEADLINE, deadline);
+        long queuedMin = counters.getVolatile(TimerCore.QUEUED_MIN);
+        if (queuedMin < deadline) {
+            // Wake at the start of the tick the earliest queued node is due in, not before it.
+            long tick = wheel.tickNanos;
+            long boundary = queuedMin / tick * tick;
+            deadline = boundary == queuedMin ? queuedMin : TimerCore.elapsedDeadline(boundary, tick);
+        }
+        if (wait == 0 || deadline <= elapsedNow || transferDue(nowNanos) || !core.isStarted()) {
+            counters.setRelease(TimerCore.PARK_DEADLINE, TimerCore.AWAKE);
             return;
         }
-        long elapsedNow = nowNanos - core.originNanos;
-        long deadline = wait == TimingWheel.NEVER ? Long.MAX_VALUE : TimerCore.elapsedDeadline(elapsedNow, wait);
-        // Volatile store, then the volatile load in isEmpty(): our half of the handshake with
-        // TimerCore.schedule (offer, then load PARK_DEADLINE).
-        core.counters.setVolatile(TimerCore.PARK_DEADLINE, deadline);
-        if (!core.inbound.isEmpty()) {
-            // Producers that offered before seeing our deadline did not compare against it: look
-            // again at the next tick boundary instead of spinning on a busy queue.
-            wait = Math.min(wait, Math.max(1, wheel.nanosUntilTick(wheel.currentTick() + 1, nowNanos)));
+        if (deadline == Long.MAX_VALUE) {
+            LockSupport.park(this);
+        } else {
+            LockSupport.parkNanos(this, deadline - elapsedNow);
         }
-        if (core.isStarted()) {
-            if (wait == TimingWheel.NEVER) {
-                LockSupport.park(this);
-            } else {
-                LockSupport.parkNanos(this, wait);
-            }
-        }
-        core.counters.setRelease(TimerCore.PARK_DEADLINE, TimerCore.AWAKE);
+        counters.setRelease(TimerCore.PARK_DEADLINE, TimerCore.AWAKE);
         // Only stop() ends the worker; a stray interrupt would make every later park return at once.
         Thread.interrupted();
     }
