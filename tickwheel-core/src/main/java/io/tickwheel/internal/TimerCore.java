@@ -33,19 +33,7 @@ import java.util.function.LongFunction;
  * cancelled before scheduled: a timeout is scheduled before it can retire, so the result is
  * never negative, and it is exact whenever no call is in flight.
  *
- * <h2>Waking the worker</h2>
- * New nodes may wait in the hand-off queue: most request timeouts are cancelled long before
- * they are due, and a node cancelled while still queued costs the worker one look instead of a
- * link and an unlink. So the worker takes the queue only when its earliest deadline comes due,
- * when the backlog reaches {@link Worker#TRANSFER_BATCH}, or before a purge. To know the earliest
- * deadline, producers keep {@code QUEUED_MIN}: after its offer, a producer lowers it by CAS if
- * its own deadline is earlier, and only then loads {@code PARK_DEADLINE} (volatile), unparking the
- * worker if it parks past that deadline. The worker stores its park deadline (volatile), then
- * loads {@code QUEUED_MIN} (volatile) and sleeps no later than it: whichever side goes second
- * sees the other, so no queued node is slept past, and only a producer with a new earliest
- * deadline can pay for an unpark. Two thresholds bound memory while the worker sleeps: the
- * producer whose offer makes the backlog {@link Worker#TRANSFER_BATCH} long, and the canceller
- * whose cancel makes a purge worth it ({@code PURGE_AT}), unpark it as well.
+ * <p>How producers and the worker wake each other is described on {@link Worker}.
  *
  * <p>Threading: thread-safe (via CAS on the lifecycle, the hand-off queue, and padded counters
  * with the access modes documented at each cell).
@@ -97,7 +85,7 @@ public final class TimerCore {
     private final Thread workerThread;
     /** INIT, STARTED or STOPPED; moved only by CAS (except the terminal forceStop). */
     private volatile int lifecycle;
-    /** Set by the worker after its final drain (or by stop() if it never started). */
+    /** Set by the worker after its final drain (or when it can never run); publishes the drain. */
     private volatile boolean terminated;
     private volatile Cleaner.Cleanable leakGuard;
 
@@ -287,16 +275,25 @@ public final class TimerCore {
         return Collections.unmodifiableSet(cancelled);
     }
 
+    /**
+     * Waits for the worker's final drain. Waits on {@code terminated}, not on the thread: between
+     * start()'s CAS and {@code Thread.start()} the worker is STARTED but not yet alive, and it
+     * still drains once it runs.
+     */
     private void awaitWorkerExit() {
         LockSupport.unpark(workerThread);
         boolean interrupted = false;
-        while (workerThread.isAlive()) {
+        while (!terminated) {
+            if (!workerThread.isAlive()) {
+                LockSupport.parkNanos(10_000L);
+                continue;
+            }
             try {
                 workerThread.join(100);
             } catch (InterruptedException e) {
                 interrupted = true;
             }
-            if (workerThread.isAlive()) {
+            if (!terminated && workerThread.isAlive()) {
                 // A task blocked on the worker thread: an interrupt is the only way to free it.
                 workerThread.interrupt();
             }

@@ -14,12 +14,25 @@ import java.util.function.Consumer;
  * tick that has work, or indefinitely when the wheel is empty. On stop it cancels and collects
  * everything still pending, including nodes offered by producers racing with stop().
  *
- * <p>It parks with {@link LockSupport}; the wake-up protocol with producers is described on
- * {@link TimerCore}. An interrupt does not stop it (only {@code stop()} does); it is cleared so
- * that parking does not turn into spinning.
+ * <p>It parks with {@link LockSupport}. An interrupt does not stop it (only {@code stop()} does);
+ * it is cleared so that parking does not turn into spinning.
+ *
+ * <h2>Waking the worker</h2>
+ * New nodes may wait in the hand-off queue: most request timeouts are cancelled long before
+ * they are due, and a node cancelled while still queued costs the worker one look instead of a
+ * link and an unlink. So the worker takes the queue only when its earliest deadline comes due,
+ * when the backlog reaches {@link #TRANSFER_BATCH}, or before a purge. To know the earliest
+ * deadline, producers keep {@code QUEUED_MIN}: after its offer, a producer lowers it by CAS if
+ * its own deadline is earlier, and only then loads {@code PARK_DEADLINE} (volatile), unparking the
+ * worker if it parks past that deadline. The worker stores its park deadline (volatile), then
+ * loads {@code QUEUED_MIN} (volatile) and sleeps no later than it: whichever side goes second
+ * sees the other, so no queued node is slept past, and only a producer with a new earliest
+ * deadline can pay for an unpark. Two thresholds bound memory while the worker sleeps: the
+ * producer whose offer makes the backlog {@link #TRANSFER_BATCH} long, and the canceller
+ * whose cancel makes a purge worth it ({@code PURGE_AT}), unpark it as well.
  *
  * <p>Threading: worker thread only, except {@link #unprocessed()}, which the stopping thread
- * reads after {@code Thread.join} (the join is the happens-before edge).
+ * reads after seeing the core's volatile {@code terminated} flag, written after the drain.
  */
 final class Worker implements Runnable {
 
@@ -89,7 +102,7 @@ final class Worker implements Runnable {
     private void transfer() {
         NodeQueue inbound = core.inbound;
         // Volatile, before the polls: a producer that still saw the old bound has offered before
-        // this store, so the polls below reach its node (see TimerCore, "Waking the worker").
+        // this store, so the polls below reach its node (see the class comment).
         core.counters.setVolatile(TimerCore.QUEUED_MIN, TimerCore.NONE);
         TimeoutNode node;
         while ((node = inbound.poll()) != null) {

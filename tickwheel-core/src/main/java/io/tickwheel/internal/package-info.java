@@ -32,10 +32,10 @@
  *   <li>Caller to worker, a cancel: the caller's CAS of the node's state, read by the worker
  *       with acquire before it links, cascades, expires or drains the node. The cancel counter
  *       (atomic add) tells the worker how many cancelled nodes it may still hold.</li>
- *   <li>Worker to callers, sleeping: the worker's volatile store of its park deadline, then its
- *       volatile load of the queue's producer index; a producer's atomic add on that index, then
- *       its volatile load of the park deadline. One of the two sees the other (see
- *       {@link io.tickwheel.internal.TimerCore}).</li>
+ *   <li>Worker and callers, sleeping: a producer lowers {@code QUEUED_MIN} (CAS) only when its
+ *       deadline is the earliest queued, then loads the worker's park deadline (volatile); the
+ *       worker stores its park deadline (volatile), then loads {@code QUEUED_MIN}. One of the two
+ *       sees the other, so no queued node is slept past (see {@link io.tickwheel.internal.Worker}).</li>
  *   <li>Worker to task: expired nodes are run on the worker (program order) or passed to
  *       {@code Executor.execute} (the executor's own happens-before).</li>
  *   <li>Worker to stop(): the worker's final drain is read by the stopping thread after

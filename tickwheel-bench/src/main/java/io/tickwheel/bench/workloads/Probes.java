@@ -1,0 +1,105 @@
+package io.tickwheel.bench.workloads;
+
+import io.tickwheel.bench.timers.BenchTimer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The measuring instruments: process CPU time, the CPU time of a timer's own threads, and the
+ * heap in use after full collections.
+ *
+ * <p>Threading: thread-safe (stateless; the MXBeans are).
+ */
+public final class Probes {
+
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+
+    private Probes() {
+    }
+
+    /**
+     * Reads the CPU time of the whole process: every thread, the JVM's own (GC, compiler)
+     * included. On Linux it sums each thread's nanosecond run time from
+     * {@code /proc/self/task/<tid>/schedstat}, because {@code getProcessCpuTime()} there counts
+     * in 10 ms clock ticks; a thread that has exited keeps the time last read for it, so the
+     * value never goes backwards. Elsewhere it falls back to {@code getProcessCpuTime()}.
+     *
+     * @return nanoseconds of CPU
+     */
+    public static long processCpuNanos() {
+        return ThreadTimes.INSTANCE.available() ? ThreadTimes.INSTANCE.total()
+                : OS.getProcessCpuTime();
+    }
+
+    /**
+     * Reads the CPU time of every live thread whose name carries {@link BenchTimer#THREAD_MARKER}.
+     *
+     * @return CPU nanoseconds per thread id
+     */
+    public static Map<Long, Long> timerThreadCpu() {
+        Map<Long, Long> cpu = new HashMap<>();
+        long[] ids = THREADS.getAllThreadIds();
+        ThreadInfo[] infos = THREADS.getThreadInfo(ids);
+        for (int i = 0; i < ids.length; i++) {
+            if (infos[i] != null && infos[i].getThreadName().contains(BenchTimer.THREAD_MARKER)) {
+                long nanos = THREADS.getThreadCpuTime(ids[i]);
+                if (nanos >= 0) {
+                    cpu.put(ids[i], nanos);
+                }
+            }
+        }
+        return cpu;
+    }
+
+    /**
+     * Sums the CPU the timer's threads used since an earlier reading (threads started since
+     * count from zero).
+     *
+     * @param before a reading of {@link #timerThreadCpu()}
+     * @return nanoseconds of CPU
+     */
+    public static long timerThreadCpuSince(final Map<Long, Long> before) {
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : timerThreadCpu().entrySet()) {
+            sum += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+        }
+        return sum;
+    }
+
+    /**
+     * Collects garbage (a full collection; nothing measured here has finalizers or cleaners
+     * that would need a second one), then reads the heap in use as the collection left it: the
+     * sum of the heap pools right after it, from the collector's own report, so the buffers
+     * threads grab just after a collection do not count. Falls back to the heap in use when no
+     * collector reports.
+     *
+     * @return bytes of heap in use
+     * @throws InterruptedException if interrupted while letting the collection settle
+     */
+    public static long usedHeapAfterGc() throws InterruptedException {
+        MEMORY.gc();
+        TimeUnit.MILLISECONDS.sleep(5);
+        long after = GcReports.heapAfterLastGc();
+        return after >= 0 ? after : MEMORY.getHeapMemoryUsage().getUsed();
+    }
+
+    /**
+     * Sleeps for a number of nanoseconds.
+     *
+     * @param nanos how long
+     * @throws InterruptedException if interrupted
+     */
+    public static void sleepNanos(final long nanos) throws InterruptedException {
+        if (nanos > 0) {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.tickwheel.bench.workloads;
+
+import io.tickwheel.bench.timers.BenchTimer;
+import io.tickwheel.bench.timers.TimerCatalog;
+import io.tickwheel.bench.timers.TimerSpec;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
+
+/**
+ * W7 producers: W1 and W2 from two threads at once, each doing half of the operations (W2: each
+ * with its own ring of half the outstanding timeouts, filled before the start), on a fresh timer
+ * per part, after a smaller warm-up part on another instance. Reports per
+ * part the wall nanoseconds per operation seen by each thread (their mean) and the process CPU
+ * per operation over the time both threads ran.
+ *
+ * <p>Threading: two producer threads started here; the caller waits for both, and they stay
+ * alive until it has read the process CPU (an exited thread's CPU would no longer be counted).
+ */
+public final class ProducersWorkload implements Workload {
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final int PRODUCERS = 2;
+
+    @Override
+    public String id() {
+        return "W7";
+    }
+
+    @Override
+    public String name() {
+        return "producers";
+    }
+
+    @Override
+    public String describe(final Sizes sizes) {
+        return String.format(Locale.ROOT, "W1 (%,d schedules) and W2 (%,d ops) from %d threads "
+                + "at once", sizes.scheduleCount(), sizes.churnOps(), PRODUCERS);
+    }
+
+    @Override
+    public boolean appliesTo(final TimerSpec spec) {
+        return !TimerCatalog.IDLE_JVM.equals(spec.id());
+    }
+
+    @Override
+    public void run(final RunContext ctx) throws InterruptedException {
+        int perThread = Math.max(1, ctx.sizes().scheduleCount() / PRODUCERS);
+        int warmup = ctx.sizes().warmup(perThread);
+        long[] delays = Tasks.uniformDelays(Math.max(perThread, warmup), 10 * Tasks.SECOND,
+                60 * Tasks.SECOND, 7);
+        BiFunction<BenchTimer, Integer, Runnable> schedule = (timer, ops) -> {
+            Object task = timer.prepare(Tasks.NOOP);
+            return () -> Loops.scheduleChunked(timer, task, delays, ops);
+        };
+        runPart(ctx, "schedule", warmup, schedule, false);
+        runPart(ctx, "schedule", perThread, schedule, true);
+
+        int opsPerThread = Math.max(1, ctx.sizes().churnOps() / PRODUCERS);
+        int ringSize = Math.max(1, ctx.sizes().churnOutstanding() / PRODUCERS);
+        BiFunction<BenchTimer, Integer, Runnable> churn = (timer, ops) -> {
+            Object task = timer.prepare(Tasks.NOOP);
+            Object[] ring = new Object[ringSize];
+            Loops.fill(timer, task, ring);
+            return () -> Loops.churnChunked(timer, task, ring, ops);
+        };
+        runPart(ctx, "churn", ctx.sizes().warmup(opsPerThread), churn, false);
+        runPart(ctx, "churn", opsPerThread, churn, true);
+    }
+
+    private static void runPart(final RunContext ctx, final String part, final int opsPerThread,
+            final BiFunction<BenchTimer, Integer, Runnable> setup, final boolean report)
+            throws InterruptedException {
+        BenchTimer timer = ctx.newTimer();
+        timer.schedule(timer.prepare(Tasks.NOOP), Tasks.HOUR);
+        CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch finished = new CountDownLatch(PRODUCERS);
+        CountDownLatch release = new CountDownLatch(1);
+        long[] wall = new long[PRODUCERS];
+        long[] threadCpu = new long[PRODUCERS];
+        Thread[] threads = new Thread[PRODUCERS];
+        for (int t = 0; t < PRODUCERS; t++) {
+            int index = t;
+            Runnable work = setup.apply(timer, opsPerThread);
+            threads[t] = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                long cpu0 = THREADS.getCurrentThreadCpuTime();
+                long t0 = System.nanoTime();
+                work.run();
+                wall[index] = System.nanoTime() - t0;
+                threadCpu[index] = THREADS.getCurrentThreadCpuTime() - cpu0;
+                finished.countDown();
+                try {
+                    release.await(); // stay alive until the process CPU has been read
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "producer-" + t);
+            threads[t].start();
+        }
+        Probes.sleepNanos(20 * Tasks.MS);
+        long cpu0 = Probes.processCpuNanos();
+        start.countDown();
+        finished.await();
+        long cpu1 = Probes.processCpuNanos();
+        release.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        timer.stop();
+        if (!report) {
+            return;
+        }
+        long totalOps = (long) opsPerThread * PRODUCERS;
+        double wallPerOp = 0;
+        double threadCpuPerOp = 0;
+        for (int t = 0; t < PRODUCERS; t++) {
+            wallPerOp += (double) wall[t] / opsPerThread / PRODUCERS;
+            threadCpuPerOp += (double) threadCpu[t] / opsPerThread / PRODUCERS;
+        }
+        Metrics m = ctx.newMetrics();
+        m.put(part + "OpsPerThread", opsPerThread);
+        m.put(part + "WallNsPerOpPerThread", wallPerOp);
+        m.put(part + "CpuNsPerOp", (double) (cpu1 - cpu0) / totalOps);
+        m.put(part + "ProducerCpuNsPerOp", threadCpuPerOp);
+        ctx.progress("%s: %.1f wall ns/op per thread, %.1f process CPU ns/op", part, wallPerOp,
+                (double) (cpu1 - cpu0) / totalOps);
+    }
+}

@@ -1,0 +1,78 @@
+package io.tickwheel.bench.workloads;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The process's CPU time in nanoseconds, summed over its threads from Linux's per-thread
+ * {@code schedstat} (whose first field is the thread's time on a CPU, in nanoseconds). Threads
+ * that have exited keep the last value read for them.
+ *
+ * <p>Threading: thread-safe (via synchronization; it is read a few times per run).
+ */
+final class ThreadTimes {
+
+    static final ThreadTimes INSTANCE = new ThreadTimes(Path.of("/proc/self/task"));
+
+    private final Path tasks;
+    private final boolean available;
+    /** The last value read per thread id, live or exited. Guarded by this. */
+    private final Map<String, Long> last = new HashMap<>();
+
+    private ThreadTimes(final Path tasks) {
+        this.tasks = tasks;
+        this.available = readable(tasks);
+    }
+
+    private static boolean readable(final Path tasks) {
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
+            for (Path task : dir) {
+                if (Files.isReadable(task.resolve("schedstat"))) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    boolean available() {
+        return available;
+    }
+
+    /** Sums the CPU time of every thread seen so far. */
+    synchronized long total() {
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
+            for (Path task : dir) {
+                long nanos = read(task.resolve("schedstat"));
+                Path tid = task.getFileName();
+                if (nanos >= 0 && tid != null) {
+                    last.put(tid.toString(), nanos);
+                }
+            }
+        } catch (IOException e) {
+            // the listing failed: fall through with the last values read
+        }
+        long sum = 0;
+        for (long nanos : last.values()) {
+            sum += nanos;
+        }
+        return sum;
+    }
+
+    private static long read(final Path schedstat) {
+        try {
+            String text = new String(Files.readAllBytes(schedstat), StandardCharsets.US_ASCII);
+            int end = text.indexOf(' ');
+            return Long.parseLong(end < 0 ? text.trim() : text.substring(0, end));
+        } catch (IOException | NumberFormatException e) {
+            return -1; // the thread exited while being read
+        }
+    }
+}
