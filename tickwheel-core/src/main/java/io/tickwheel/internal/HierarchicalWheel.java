@@ -38,6 +38,8 @@ public final class HierarchicalWheel extends TimingWheel {
     private final int bits;
     private final long slotMask;
     private final int levels;
+    /** Level of a node whose deadline first differs from the current tick at bit {@code b}. */
+    private final byte[] levelOfBit = new byte[Long.SIZE];
     /** Bucket {@code (level << bits) | slot}. */
     private final TimeoutNode[] buckets;
     /** Bit {@code slot} of {@code occupied[level]} is set iff that bucket is non-empty. */
@@ -59,11 +61,15 @@ public final class HierarchicalWheel extends TimingWheel {
         this.levels = (tickBits + bits - 1) / bits;
         this.buckets = new TimeoutNode[levels << bits];
         this.occupied = new long[levels];
+        for (int bit = 0; bit < Long.SIZE; bit++) {
+            // A table instead of a division by bits on every insert and cascade.
+            levelOfBit[bit] = (byte) (bit / bits);
+        }
     }
 
     @Override
     void place(final TimeoutNode node, final long tick) {
-        int level = (63 - Long.numberOfLeadingZeros(tick ^ currentTick)) / bits;
+        int level = levelOfBit[63 - Long.numberOfLeadingZeros(tick ^ currentTick)];
         int slot = (int) ((tick >>> (level * bits)) & slotMask);
         int bucket = (level << bits) | slot;
         node.next = buckets[bucket];

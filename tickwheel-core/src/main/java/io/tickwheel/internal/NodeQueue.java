@@ -176,8 +176,7 @@ final class NodeQueue {
     }
 
     /**
-     * Returns whether every claimed index has been consumed. Worker thread only. The volatile
-     * read of the producer index is the consumer's half of the park/offer handshake.
+     * Returns whether every claimed index has been consumed. Worker thread only.
      *
      * @return true if empty
      */

@@ -44,25 +44,6 @@ public final class TimerCore {
     static final int STARTED = 1;
     static final int STOPPED = 2;
 
-    /** Cell: cancels by cancel() and lost races; any thread, atomic add. */
-    static final int CANCELLED = 0;
-    /** Cell: timeouts the worker expired or cancelled on stop; worker release, readers acquire. */
-    static final int RETIRED = 1;
-    /** Cell: elapsed park deadline, AWAKE while not parked; worker volatile, producers volatile. */
-    static final int PARK_DEADLINE = 2;
-    /** Cell: the producer index whose offer wakes the worker; worker release, producers acquire. */
-    static final int TRANSFER_AT = 3;
-    /** Cell: the cancel count whose cancel wakes the worker; worker release, cancellers acquire. */
-    static final int PURGE_AT = 4;
-    /**
-     * Cell: at most the earliest elapsed deadline of the nodes still in the hand-off queue, NONE
-     * when it was emptied; producers lower it by CAS, the worker resets it (volatile) before it
-     * empties the queue.
-     */
-    static final int QUEUED_MIN = 5;
-    static final long NONE = Long.MAX_VALUE;
-    static final long AWAKE = Long.MIN_VALUE;
-
     private static final VarHandle LIFECYCLE;
 
     static {
@@ -78,7 +59,7 @@ public final class TimerCore {
     private final Clock clock;
     final long originNanos;
     final NodeQueue inbound = new NodeQueue();
-    final PaddedLongs counters = new PaddedLongs(6);
+    final PaddedLongs counters = new PaddedLongs(Cells.COUNT);
     /** Null without a limit, so the common path skips it. */
     private final PendingLimit limit;
     private final Worker worker;
@@ -106,10 +87,10 @@ public final class TimerCore {
         this.clock = clock;
         this.originNanos = clock.nanoTime();
         this.limit = PendingLimit.of(maxPending);
-        this.counters.setRelease(PARK_DEADLINE, AWAKE);
-        this.counters.setRelease(TRANSFER_AT, Worker.TRANSFER_BATCH - 1);
-        this.counters.setRelease(PURGE_AT, Worker.PURGE_MIN);
-        this.counters.setRelease(QUEUED_MIN, NONE);
+        this.counters.setRelease(Cells.PARK_DEADLINE, Cells.AWAKE);
+        this.counters.setRelease(Cells.TRANSFER_AT, Worker.TRANSFER_BATCH - 1);
+        this.counters.setRelease(Cells.PURGE_AT, Worker.PURGE_MIN);
+        this.counters.setRelease(Cells.QUEUED_MIN, Cells.NONE);
         this.worker = new Worker(this, wheelFactory.apply(originNanos), taskExecutor);
         Thread thread = threadFactory.newThread(worker);
         if (thread == null) {
@@ -153,8 +134,8 @@ public final class TimerCore {
         if (lifecycle != STARTED) {
             return resolveRaceWithStop(node);
         }
-        if ((lowerQueuedMin(elapsedDeadline) && elapsedDeadline < counters.getVolatile(PARK_DEADLINE))
-                || index == counters.getAcquire(TRANSFER_AT)) {
+        if ((lowerQueuedMin(elapsedDeadline) && elapsedDeadline < counters.getVolatile(Cells.PARK_DEADLINE))
+                || index == counters.getVolatile(Cells.TRANSFER_AT)) {
             LockSupport.unpark(workerThread);
         }
         return node;
@@ -167,9 +148,9 @@ public final class TimerCore {
      * @return true if this node is now the earliest queued one
      */
     private boolean lowerQueuedMin(final long elapsedDeadline) {
-        long current = counters.getVolatile(QUEUED_MIN);
+        long current = counters.getVolatile(Cells.QUEUED_MIN);
         while (elapsedDeadline < current) {
-            long witness = counters.compareAndExchange(QUEUED_MIN, current, elapsedDeadline);
+            long witness = counters.compareAndExchange(Cells.QUEUED_MIN, current, elapsedDeadline);
             if (witness == current) {
                 return true;
             }
@@ -194,7 +175,7 @@ public final class TimerCore {
      */
     private TimeoutNode resolveRaceWithStop(final TimeoutNode node) {
         if (node.tryCancelQuietly()) {
-            counters.getAndAdd(CANCELLED, 1);
+            counters.getAndAdd(Cells.CANCELLED, 1);
             releasePermit();
             throw stopped("cannot be started once stopped");
         }
@@ -209,9 +190,9 @@ public final class TimerCore {
 
     /** Called by the one thread whose cancel CAS succeeded. */
     void onCancelled() {
-        long count = counters.getAndAdd(CANCELLED, 1) + 1;
+        long count = counters.getAndAdd(Cells.CANCELLED, 1) + 1;
         releasePermit();
-        if (count == counters.getAcquire(PURGE_AT)) {
+        if (count == counters.getVolatile(Cells.PURGE_AT)) {
             LockSupport.unpark(workerThread);
         }
     }
@@ -230,9 +211,17 @@ public final class TimerCore {
                 try {
                     workerThread.start();
                 } catch (RuntimeException | Error e) {
-                    lifecycle = STOPPED;
-                    terminated = true;
-                    releaseLeakGuard();
+                    // Producers that saw STARTED may have offered already, and no worker will
+                    // drain them: drain here (the queue never had a consumer). A stop() that won
+                    // the lifecycle CAS meanwhile reports them; otherwise we do.
+                    boolean ours = LIFECYCLE.compareAndSet(this, STARTED, STOPPED);
+                    worker.run(); // lifecycle is STOPPED: skips the loop, drains, sets terminated
+                    if (ours) {
+                        releaseLeakGuard();
+                        for (Timeout timeout : worker.unprocessed()) {
+                            ((TimeoutNode) timeout).notifyCancelled();
+                        }
+                    }
                     throw e;
                 }
                 return;
@@ -269,6 +258,9 @@ public final class TimerCore {
         }
         awaitWorkerExit();
         Set<Timeout> cancelled = worker.unprocessed();
+        if (cancelled == null) {
+            return Collections.emptySet(); // the drain itself failed; nothing to report
+        }
         for (Timeout timeout : cancelled) {
             ((TimeoutNode) timeout).notifyCancelled();
         }
@@ -339,8 +331,8 @@ public final class TimerCore {
         if (terminated) {
             return 0;
         }
-        long retired = counters.getAcquire(RETIRED);
-        long cancelled = counters.getVolatile(CANCELLED);
+        long retired = counters.getAcquire(Cells.RETIRED);
+        long cancelled = counters.getVolatile(Cells.CANCELLED);
         return inbound.producedCount() - retired - cancelled;
     }
 

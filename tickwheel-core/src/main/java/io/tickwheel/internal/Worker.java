@@ -37,9 +37,9 @@ import java.util.function.Consumer;
 final class Worker implements Runnable {
 
     /**
-     * Backlog length at which a producer wakes a sleeping worker to take the queue: bounds the
-     * queue's memory (about 3 MB of nodes), and is long enough that in request-timeout churn most
-     * nodes are cancelled before the worker ever links them.
+     * Backlog length at which a producer wakes a sleeping worker to take the queue, and the most
+     * one transfer takes before the wheel advances again: long enough that in request-timeout
+     * churn most nodes are cancelled before the worker ever links them (about 3 MB of nodes).
      */
     static final long TRANSFER_BATCH = 1 << 16;
     /** Fewest stale cancelled nodes worth a purge pass. */
@@ -52,7 +52,7 @@ final class Worker implements Runnable {
     private final Executor taskExecutor;
     /** Written by this thread, read by any (diagnostics and tests). */
     private final AtomicLong rejectedTasks = new AtomicLong();
-    /** Mirrors TimerCore.RETIRED; the worker is its only writer. */
+    /** Mirrors Cells.RETIRED; the worker is its only writer. */
     private long retired;
     /** Cancelled nodes dropped here rather than in the wheel: off the queue, or lost expiry races. */
     private long droppedHere;
@@ -73,8 +73,11 @@ final class Worker implements Runnable {
                     "The worker of " + core.name() + " failed; the timer is stopped", t);
             core.forceStop();
         } finally {
-            unprocessed = drainAll();
-            core.terminated();
+            try {
+                unprocessed = drainAll();
+            } finally {
+                core.terminated();
+            }
         }
     }
 
@@ -94,26 +97,31 @@ final class Worker implements Runnable {
     /** Whether the queue must be taken now: a queued node is due, or a threshold was reached. */
     private boolean transferDue(final long nowNanos) {
         PaddedLongs counters = core.counters;
-        return counters.getVolatile(TimerCore.QUEUED_MIN) <= nowNanos - core.originNanos
-                || core.inbound.producedCount() > counters.getAcquire(TimerCore.TRANSFER_AT)
-                || counters.getVolatile(TimerCore.CANCELLED) >= counters.getAcquire(TimerCore.PURGE_AT);
+        return counters.getVolatile(Cells.QUEUED_MIN) <= nowNanos - core.originNanos
+                || core.inbound.producedCount() > counters.getVolatile(Cells.TRANSFER_AT)
+                || counters.getVolatile(Cells.CANCELLED) >= counters.getVolatile(Cells.PURGE_AT);
     }
 
     private void transfer() {
         NodeQueue inbound = core.inbound;
         // Volatile, before the polls: a producer that still saw the old bound has offered before
         // this store, so the polls below reach its node (see the class comment).
-        core.counters.setVolatile(TimerCore.QUEUED_MIN, TimerCore.NONE);
-        TimeoutNode node;
-        while ((node = inbound.poll()) != null) {
+        core.counters.setVolatile(Cells.QUEUED_MIN, Cells.NONE);
+        TimeoutNode node = null;
+        for (long taken = 0; taken < TRANSFER_BATCH && (node = inbound.poll()) != null; taken++) {
             if (node.isCancelled()) {
                 droppedHere++;
             } else {
                 wheel.add(node);
             }
         }
-        // Release: pairs with the producers' acquire load in TimerCore.schedule.
-        core.counters.setRelease(TimerCore.TRANSFER_AT, inbound.consumedCount() + TRANSFER_BATCH - 1);
+        if (node != null) {
+            // Producers outpace us: leave the rest for the next pass, so due timeouts still expire
+            // in between, and keep the bound at "due now" (not NONE, which would let us sleep past
+            // a queued node whose producer saw the bound we just cleared).
+            core.counters.setVolatile(Cells.QUEUED_MIN, Long.MIN_VALUE);
+        }
+        core.counters.setVolatile(Cells.TRANSFER_AT, inbound.consumedCount() + TRANSFER_BATCH - 1);
     }
 
     private void expire(final TimeoutNode node) {
@@ -144,17 +152,17 @@ final class Worker implements Runnable {
     private void retire() {
         retired++;
         // Release: pairs with the acquire load in TimerCore.pendingTimeouts.
-        core.counters.setRelease(TimerCore.RETIRED, retired);
+        core.counters.setRelease(Cells.RETIRED, retired);
         core.releasePermit();
     }
 
     /**
      * Purges when the cancelled nodes still linked are at least as many as the live ones, so a
      * purge's cost (one pass over the wheel) is paid for by as many cancels: amortized O(1) per
-     * cancel, and the wheel never holds more garbage than live nodes (plus {@link #PURGE_MIN}).
+     * cancel, and garbage stays within max(live, {@link #PURGE_MIN}) plus what is still queued.
      */
     private void purgeIfWorthIt() {
-        long cancelled = core.counters.getVolatile(TimerCore.CANCELLED);
+        long cancelled = core.counters.getVolatile(Cells.CANCELLED);
         long stale = cancelled - droppedHere - wheel.droppedCancelled();
         long live = wheel.size() - Math.max(0, stale);
         if (stale >= Math.max(PURGE_MIN, live)) {
@@ -162,9 +170,13 @@ final class Worker implements Runnable {
             stale = cancelled - droppedHere - wheel.droppedCancelled();
             live = wheel.size();
         }
-        long wanted = Math.max(PURGE_MIN, live) - Math.max(0, stale);
-        // Release: pairs with the cancellers' acquire load in TimerCore.onCancelled.
-        core.counters.setRelease(TimerCore.PURGE_AT, cancelled + Math.max(1, wanted));
+        // Each cancel of a linked node moves one from live to stale, so the purge test below
+        // (stale >= max(PURGE_MIN, live)) first holds after max(PURGE_MIN - s, ceil((live - s) / 2))
+        // more cancels, not max(PURGE_MIN, live) - s: waking later lets garbage outgrow live.
+        long linkedStale = Math.max(0, stale);
+        long wanted = Math.max(PURGE_MIN - linkedStale, (live - linkedStale + 1) / 2);
+        // Volatile: pairs with the cancellers' volatile load in TimerCore.onCancelled.
+        core.counters.setVolatile(Cells.PURGE_AT, cancelled + Math.max(1, wanted));
     }
 
     private void park(final long nowNanos) {
@@ -174,8 +186,8 @@ final class Worker implements Runnable {
         PaddedLongs counters = core.counters;
         // Volatile store, then the volatile load of QUEUED_MIN: our half of the handshake with
         // TimerCore.schedule (lower QUEUED_MIN, then load PARK_DEADLINE).
-        counters.setVolatile(TimerCore.PARK_DEADLINE, deadline);
-        long queuedMin = counters.getVolatile(TimerCore.QUEUED_MIN);
+        counters.setVolatile(Cells.PARK_DEADLINE, deadline);
+        long queuedMin = counters.getVolatile(Cells.QUEUED_MIN);
         if (queuedMin < deadline) {
             // Wake at the start of the tick the earliest queued node is due in, not before it.
             long tick = wheel.tickNanos;
@@ -183,7 +195,7 @@ final class Worker implements Runnable {
             deadline = boundary == queuedMin ? queuedMin : TimerCore.elapsedDeadline(boundary, tick);
         }
         if (wait == 0 || deadline <= elapsedNow || transferDue(nowNanos) || !core.isStarted()) {
-            counters.setRelease(TimerCore.PARK_DEADLINE, TimerCore.AWAKE);
+            counters.setRelease(Cells.PARK_DEADLINE, Cells.AWAKE);
             return;
         }
         if (deadline == Long.MAX_VALUE) {
@@ -191,7 +203,7 @@ final class Worker implements Runnable {
         } else {
             LockSupport.parkNanos(this, deadline - elapsedNow);
         }
-        counters.setRelease(TimerCore.PARK_DEADLINE, TimerCore.AWAKE);
+        counters.setRelease(Cells.PARK_DEADLINE, Cells.AWAKE);
         // Only stop() ends the worker; a stray interrupt would make every later park return at once.
         Thread.interrupted();
     }

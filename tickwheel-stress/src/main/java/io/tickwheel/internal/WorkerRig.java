@@ -107,7 +107,7 @@ final class WorkerRig {
      * @return the retired counter
      */
     long retired() {
-        return core.counters.getAcquire(TimerCore.RETIRED);
+        return core.counters.getAcquire(Cells.RETIRED);
     }
 
     /**
@@ -116,7 +116,7 @@ final class WorkerRig {
      * @return the cancel counter
      */
     long cancelCount() {
-        return core.counters.getVolatile(TimerCore.CANCELLED);
+        return core.counters.getVolatile(Cells.CANCELLED);
     }
 
     /**

@@ -1,0 +1,170 @@
+package io.tickwheel.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.Timeout;
+import io.tickwheel.TimerTask;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The lifecycle edges: stop() racing the first start(), and Thread.start() failing under producers. */
+class TimerCoreLifecycleTest {
+
+    private static final long TICK = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** A worker thread whose start() blocks until released, then starts (or fails). */
+    private static final class GatedFactory implements ThreadFactory {
+        final CountDownLatch inStart = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final boolean fail;
+
+        GatedFactory(final boolean fail) {
+            this.fail = fail;
+        }
+
+        @Override
+        public Thread newThread(final Runnable r) {
+            Thread t = new Thread(r, "review-worker") {
+                @Override
+                public synchronized void start() {
+                    inStart.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    if (fail) {
+                        // what "unable to create native thread" looks like to start()
+                        throw new OutOfMemoryError("simulated: unable to create native thread");
+                    }
+                    super.start();
+                }
+            };
+            t.setDaemon(true);
+            return t;
+        }
+    }
+
+    private static final class Probe implements TimerTask {
+        final AtomicInteger runs = new AtomicInteger();
+        final AtomicInteger cancels = new AtomicInteger();
+
+        @Override
+        public void run(final Timeout timeout) {
+            runs.incrementAndGet();
+        }
+
+        @Override
+        public void cancelled(final Timeout timeout) {
+            cancels.incrementAndGet();
+        }
+    }
+
+    private static TimerCore core(final ThreadFactory factory) {
+        return new TimerCore("HashedWheelTimer", Clock.SYSTEM, origin -> new HashedWheel(origin, TICK, 64),
+                factory, 0, null);
+    }
+
+    /** stop() while the first newTimeout is between start()'s CAS and Thread.start(). */
+    @Test
+    void stop_racingFirstStart_returnsNormallyAndPendingIsZero() throws Exception {
+        GatedFactory factory = new GatedFactory(false);
+        TimerCore core = core(factory);
+        AtomicReference<Throwable> scheduleFailure = new AtomicReference<>();
+        Thread scheduler = new Thread(() -> {
+            try {
+                core.schedule(null, new Probe(), TimeUnit.SECONDS.toNanos(10));
+            } catch (Throwable t) {
+                scheduleFailure.set(t);
+            }
+        });
+        scheduler.start();
+        factory.inStart.await();
+        AtomicReference<Throwable> stopFailure = new AtomicReference<>();
+        AtomicReference<Set<Timeout>> stopped = new AtomicReference<>();
+        Thread stopper = new Thread(() -> {
+            try {
+                stopped.set(core.stop());
+            } catch (Throwable t) {
+                stopFailure.set(t);
+            }
+        });
+        stopper.start();
+        stopper.join(500); // HEAD: returns (with an NPE) at once; working tree: waits for the drain
+        factory.release.countDown();
+        stopper.join(5_000);
+        scheduler.join(5_000);
+        assertThat(stopFailure.get()).as("stop() threw").isNull();
+        assertThat(core.pendingTimeouts()).isZero();
+    }
+
+    /**
+     * Thread.start() fails after start()'s CAS, while another producer sees STARTED and offers: the
+     * failed start drains the queue, so that timeout ends (cancelled, told once) instead of being
+     * stranded.
+     */
+    @Test
+    void start_threadStartFails_racingProducersTimeoutIsCancelledAndTold() throws Exception {
+        GatedFactory factory = new GatedFactory(true);
+        TimerCore core = core(factory);
+        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+        Thread first = new Thread(() -> {
+            try {
+                core.schedule(null, new Probe(), 0);
+            } catch (Throwable t) {
+                firstFailure.set(t);
+            }
+        });
+        first.start();
+        factory.inStart.await();
+        Probe probe = new Probe();
+        TimeoutNode stranded = core.schedule(null, probe, TICK); // sees STARTED: accepted
+        factory.release.countDown();
+        first.join(5_000);
+        assertThat(firstFailure.get()).isInstanceOf(OutOfMemoryError.class);
+        Set<Timeout> returned = core.stop();
+        assertThat(stranded.isCancelled())
+                .as("an accepted timeout must end: here cancelled by the failed start's drain")
+                .isTrue();
+        assertThat(probe.runs.get()).isZero();
+        assertThat(probe.cancels.get()).as("cancelled() called once").isOne();
+        assertThat(returned).doesNotContain(stranded);
+        assertThat(core.pendingTimeouts()).isZero();
+    }
+
+    /** As above, with a concurrent stop() waiting for the drain when Thread.start() fails. */
+    @Test
+    void start_threadStartFailsWhileStopWaits_stopDoesNotThrow() throws Exception {
+        GatedFactory factory = new GatedFactory(true);
+        TimerCore core = core(factory);
+        Thread first = new Thread(() -> {
+            try {
+                core.schedule(null, new Probe(), 0);
+            } catch (Throwable ignored) {
+                // expected: the simulated start failure
+            }
+        });
+        first.start();
+        factory.inStart.await();
+        AtomicReference<Throwable> stopFailure = new AtomicReference<>();
+        Thread stopper = new Thread(() -> {
+            try {
+                core.stop();
+            } catch (Throwable t) {
+                stopFailure.set(t);
+            }
+        });
+        stopper.start();
+        stopper.join(300);
+        factory.release.countDown();
+        first.join(5_000);
+        stopper.join(5_000);
+        assertThat(stopFailure.get()).as("stop() threw").isNull();
+        assertThat(core.pendingTimeouts()).isZero();
+    }
+}

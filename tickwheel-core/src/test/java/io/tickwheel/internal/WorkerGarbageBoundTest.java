@@ -1,0 +1,69 @@
+package io.tickwheel.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** The purge threshold keeps cancelled-but-linked garbage within max(PURGE_MIN, live). */
+class WorkerGarbageBoundTest {
+
+    private static final long TICK = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private static TimingWheel wheelOf(final TimerCore core) throws Exception {
+        Field w = TimerCore.class.getDeclaredField("worker");
+        w.setAccessible(true);
+        Object worker = w.get(core);
+        Field f = Worker.class.getDeclaredField("wheel");
+        f.setAccessible(true);
+        return (TimingWheel) f.get(worker);
+    }
+
+    private static void awaitSize(final TimingWheel wheel, final long size) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (wheel.size() != size && System.nanoTime() < end) {
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void cancel_almostEverything_garbageStaysWithinMaxOfPurgeMinAndLive() throws Exception {
+        TimerCore core = new TimerCore("HashedWheelTimer", Clock.SYSTEM, origin -> new HashedWheel(origin, TICK, 512),
+                r -> {
+                    Thread t = new Thread(r, "review-worker");
+                    t.setDaemon(true);
+                    return t;
+                }, 0, null);
+        try {
+            int n = 10_000;
+            List<TimeoutNode> nodes = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                nodes.add(core.schedule(null, t -> { }, TimeUnit.HOURS.toNanos(1)));
+            }
+            // The PURGE_MIN-th cancel wakes the worker: it takes the queue (drops 1024), links the rest.
+            for (int i = 0; i < Worker.PURGE_MIN; i++) {
+                nodes.get(i).cancel();
+            }
+            TimingWheel wheel = wheelOf(core);
+            awaitSize(wheel, n - Worker.PURGE_MIN);
+            assertThat(wheel.size()).isEqualTo(n - Worker.PURGE_MIN);
+            // Cancel all but one of the linked nodes.
+            for (int i = (int) Worker.PURGE_MIN; i < n - 1; i++) {
+                nodes.get(i).cancel();
+            }
+            long live = 1;
+            // The cancel that crosses the purge threshold wakes the worker; give it time to purge.
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(wheel.size() - live).as("garbage <= max(PURGE_MIN, live)")
+                            .isLessThanOrEqualTo(Math.max(Worker.PURGE_MIN, live)));
+            assertThat(core.pendingTimeouts()).isEqualTo(live);
+        } finally {
+            core.stop();
+        }
+    }
+}
