@@ -169,19 +169,10 @@ public final class HashedWheel extends TimingWheel {
     @Override
     public void drainTo(final Consumer<TimeoutNode> sink) {
         for (int bucket = 0; bucket < buckets.length; bucket++) {
-            TimeoutNode node = buckets[bucket];
+            TimeoutNode head = buckets[bucket];
             buckets[bucket] = null;
             minTick[bucket] = EMPTY;
-            while (node != null) {
-                TimeoutNode next = node.next;
-                node.next = null;
-                boolean cancelled = node.isCancelled();
-                unlinked(cancelled);
-                if (!cancelled) {
-                    sink.accept(node);
-                }
-                node = next;
-            }
+            drainList(head, sink);
         }
         earliestTick = EMPTY;
         earliestStale = false;

@@ -118,6 +118,7 @@ public final class HierarchicalWheel extends TimingWheel {
         TimeoutNode node = buckets[bucket];
         buckets[bucket] = null;
         occupied[bucket >>> bits] &= ~(1L << (bucket & (int) slotMask));
+        // The hot path of expiry: kept as its own loop so the sink call stays monomorphic.
         while (node != null) {
             TimeoutNode next = node.next;
             node.next = null;
@@ -173,18 +174,9 @@ public final class HierarchicalWheel extends TimingWheel {
     @Override
     public void drainTo(final Consumer<TimeoutNode> sink) {
         for (int bucket = 0; bucket < buckets.length; bucket++) {
-            TimeoutNode node = buckets[bucket];
+            TimeoutNode head = buckets[bucket];
             buckets[bucket] = null;
-            while (node != null) {
-                TimeoutNode next = node.next;
-                node.next = null;
-                boolean cancelled = node.isCancelled();
-                unlinked(cancelled);
-                if (!cancelled) {
-                    sink.accept(node);
-                }
-                node = next;
-            }
+            drainList(head, sink);
         }
         Arrays.fill(occupied, 0L);
     }

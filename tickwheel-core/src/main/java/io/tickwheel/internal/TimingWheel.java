@@ -127,6 +127,24 @@ public abstract class TimingWheel {
         size++;
     }
 
+    /**
+     * Unlinks every node of a bucket's detached list, giving the ones not cancelled to
+     * {@code sink}; cancelled ones are dropped and counted.
+     */
+    final void drainList(final TimeoutNode head, final Consumer<TimeoutNode> sink) {
+        TimeoutNode node = head;
+        while (node != null) {
+            TimeoutNode next = node.next;
+            node.next = null;
+            boolean cancelled = node.isCancelled();
+            unlinked(cancelled);
+            if (!cancelled) {
+                sink.accept(node);
+            }
+            node = next;
+        }
+    }
+
     /** The first tick starting at or after the node's deadline: ceil(elapsed / tick). */
     final long deadlineTick(final TimeoutNode node) {
         long elapsed = node.deadlineNanos - originNanos;
