@@ -198,13 +198,4 @@ public final class HashedWheel extends TimingWheel {
         check(counted == size(), "size " + size() + " but " + counted + " linked");
         check(earliestStale || earliestTick <= earliest, "earliest tick above a bucket's min tick");
     }
-
-    /**
-     * Returns the number of buckets.
-     *
-     * @return the wheel length
-     */
-    public int length() {
-        return buckets.length;
-    }
 }

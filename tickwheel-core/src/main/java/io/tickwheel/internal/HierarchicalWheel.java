@@ -201,13 +201,4 @@ public final class HierarchicalWheel extends TimingWheel {
         }
         check(counted == size(), "size " + size() + " but " + counted + " linked");
     }
-
-    /**
-     * Returns the number of levels.
-     *
-     * @return the level count
-     */
-    public int levels() {
-        return levels;
-    }
 }
