@@ -38,6 +38,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HashedWheelTimer implements Timer {
 
+    static {
+        CoreLookup.install();
+    }
+
     private static final long MILLISECOND_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int MAX_TICKS_PER_WHEEL = 1 << 30;
     private static final long DEFAULT_TICK_MILLIS = 100;

@@ -31,6 +31,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HierarchicalWheelTimer implements Timer {
 
+    static {
+        CoreLookup.install();
+    }
+
     private static final String NAME = "HierarchicalWheelTimer";
 
     private final TimerCore core;

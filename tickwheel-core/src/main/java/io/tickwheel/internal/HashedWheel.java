@@ -14,13 +14,16 @@ import java.util.function.Consumer;
  * The cost that remains is the scheme's own: walking a due bucket also walks the far-future nodes
  * hashed into it. {@link HierarchicalWheel} removes that.
  *
+ * <p>Buckets are arrays of node references, for the reason given on {@link BucketArrays}; a walk
+ * keeps the nodes that are not due by compacting them to the front, in their order.
+ *
  * <p>Threading: not thread-safe; confined by the worker thread.
  */
 public final class HashedWheel extends TimingWheel {
 
     private static final long EMPTY = Long.MAX_VALUE;
 
-    private final TimeoutNode[] buckets;
+    private final BucketArrays buckets;
     /** Per bucket, at most the smallest deadline tick in it; EMPTY when it has no nodes. */
     private final long[] minTick;
     private final int mask;
@@ -40,7 +43,7 @@ public final class HashedWheel extends TimingWheel {
         if (wheelLength <= 0 || Integer.bitCount(wheelLength) != 1) {
             throw new IllegalArgumentException("wheelLength: " + wheelLength + " (expected: a power of two)");
         }
-        buckets = new TimeoutNode[wheelLength];
+        buckets = new BucketArrays(wheelLength);
         minTick = new long[wheelLength];
         Arrays.fill(minTick, EMPTY);
         mask = wheelLength - 1;
@@ -49,8 +52,7 @@ public final class HashedWheel extends TimingWheel {
     @Override
     void place(final TimeoutNode node, final long tick) {
         int bucket = (int) (tick & mask);
-        node.next = buckets[bucket];
-        buckets[bucket] = node;
+        buckets.append(bucket, node);
         if (tick < minTick[bucket]) {
             minTick[bucket] = tick;
         }
@@ -96,27 +98,32 @@ public final class HashedWheel extends TimingWheel {
         return earliestTick;
     }
 
+    /**
+     * Expires the due nodes of a bucket and keeps the rest. The bucket is detached while tasks
+     * run; they cannot reach the wheel (only the worker's transfer adds), so nothing is added to
+     * it meanwhile.
+     */
     private void expireBucket(final int bucket, final long dueTick, final Consumer<TimeoutNode> sink) {
-        TimeoutNode previous = null;
-        TimeoutNode node = buckets[bucket];
+        TimeoutNode[] nodes = buckets.nodes(bucket);
+        int count = buckets.count(bucket);
         long minDeadline = Long.MAX_VALUE;
-        while (node != null) {
-            TimeoutNode next = node.next;
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            TimeoutNode node = nodes[i];
+            nodes[i] = null;
             boolean cancelled = node.isCancelled();
             if (cancelled || isDueBy(node, dueTick)) {
-                unlink(bucket, previous, node);
                 unlinked(cancelled);
                 if (!cancelled) {
                     sink.accept(node);
                 }
             } else {
                 minDeadline = Math.min(minDeadline, node.deadlineNanos - originNanos);
-                previous = node;
+                nodes[kept++] = node;
             }
-            node = next;
         }
-        minTick[bucket] = minDeadline == Long.MAX_VALUE && buckets[bucket] == null
-                ? EMPTY : ceilTick(minDeadline);
+        buckets.truncate(bucket, kept);
+        minTick[bucket] = kept == 0 ? EMPTY : ceilTick(minDeadline);
         earliestStale = true;
     }
 
@@ -125,32 +132,15 @@ public final class HashedWheel extends TimingWheel {
         return tick * tickNanos == elapsed ? tick : tick + 1;
     }
 
-    private void unlink(final int bucket, final TimeoutNode previous, final TimeoutNode node) {
-        if (previous == null) {
-            buckets[bucket] = node.next;
-        } else {
-            previous.next = node.next;
-        }
-        node.next = null;
-    }
-
     @Override
     public long purgeCancelled() {
         long before = droppedCancelled();
-        for (int bucket = 0; bucket < buckets.length; bucket++) {
-            TimeoutNode previous = null;
-            TimeoutNode node = buckets[bucket];
-            while (node != null) {
-                TimeoutNode next = node.next;
-                if (node.isCancelled()) {
-                    unlink(bucket, previous, node);
-                    unlinked(true);
-                } else {
-                    previous = node;
-                }
-                node = next;
+        for (int bucket = 0; bucket <= mask; bucket++) {
+            int dropped = buckets.dropCancelled(bucket);
+            for (int i = 0; i < dropped; i++) {
+                unlinked(true);
             }
-            if (buckets[bucket] == null) {
+            if (buckets.count(bucket) == 0) {
                 minTick[bucket] = EMPTY;
             }
         }
@@ -168,11 +158,9 @@ public final class HashedWheel extends TimingWheel {
 
     @Override
     public void drainTo(final Consumer<TimeoutNode> sink) {
-        for (int bucket = 0; bucket < buckets.length; bucket++) {
-            TimeoutNode head = buckets[bucket];
-            buckets[bucket] = null;
+        for (int bucket = 0; bucket <= mask; bucket++) {
             minTick[bucket] = EMPTY;
-            drainList(head, sink);
+            drain(buckets, bucket, sink);
         }
         earliestTick = EMPTY;
         earliestStale = false;
@@ -182,9 +170,13 @@ public final class HashedWheel extends TimingWheel {
     public void checkInvariants() {
         long counted = 0;
         long earliest = EMPTY;
-        for (int bucket = 0; bucket < buckets.length; bucket++) {
+        for (int bucket = 0; bucket <= mask; bucket++) {
+            buckets.checkBucket(bucket);
             long smallest = EMPTY;
-            for (TimeoutNode node = buckets[bucket]; node != null; node = node.next) {
+            TimeoutNode[] nodes = buckets.nodes(bucket);
+            int count = buckets.count(bucket);
+            for (int i = 0; i < count; i++) {
+                TimeoutNode node = nodes[i];
                 long tick = Math.max(deadlineTick(node), currentTick + 1);
                 check((tick & mask) == bucket, "node in bucket " + bucket + " belongs in " + (tick & mask));
                 check(node.isCancelled() || tick > currentTick, "pending node due at or before the current tick");
@@ -192,7 +184,7 @@ public final class HashedWheel extends TimingWheel {
                 counted++;
             }
             check(minTick[bucket] <= smallest, "bucket " + bucket + " min tick above a node's tick");
-            check(buckets[bucket] != null || minTick[bucket] == EMPTY, "empty bucket with a min tick");
+            check(count > 0 || minTick[bucket] == EMPTY, "empty bucket with a min tick");
             earliest = Math.min(earliest, minTick[bucket]);
         }
         check(counted == size(), "size " + size() + " but " + counted + " linked");

@@ -31,6 +31,8 @@ import java.util.function.Consumer;
  * <p>There are enough levels for every tick a {@code long} deadline can reach, so the range is
  * unbounded and nothing wraps around.
  *
+ * <p>Buckets are arrays of node references, for the reason given on {@link BucketArrays}.
+ *
  * <p>Threading: not thread-safe; confined by the worker thread.
  */
 public final class HierarchicalWheel extends TimingWheel {
@@ -41,7 +43,7 @@ public final class HierarchicalWheel extends TimingWheel {
     /** Level of a node whose deadline first differs from the current tick at bit {@code b}. */
     private final byte[] levelOfBit = new byte[Long.SIZE];
     /** Bucket {@code (level << bits) | slot}. */
-    private final TimeoutNode[] buckets;
+    private final BucketArrays buckets;
     /** Bit {@code slot} of {@code occupied[level]} is set iff that bucket is non-empty. */
     private final long[] occupied;
 
@@ -59,7 +61,7 @@ public final class HierarchicalWheel extends TimingWheel {
         long maxTick = Long.MAX_VALUE / tickNanos + 1;
         int tickBits = 64 - Long.numberOfLeadingZeros(maxTick);
         this.levels = (tickBits + bits - 1) / bits;
-        this.buckets = new TimeoutNode[levels << bits];
+        this.buckets = new BucketArrays(levels << bits);
         this.occupied = new long[levels];
         for (int bit = 0; bit < Long.SIZE; bit++) {
             // A table instead of a division by bits on every insert and cascade.
@@ -72,9 +74,14 @@ public final class HierarchicalWheel extends TimingWheel {
         int level = levelOfBit[63 - Long.numberOfLeadingZeros(tick ^ currentTick)];
         int slot = (int) ((tick >>> (level * bits)) & slotMask);
         int bucket = (level << bits) | slot;
-        node.next = buckets[bucket];
-        buckets[bucket] = node;
+        buckets.append(bucket, node);
         occupied[level] |= 1L << slot;
+    }
+
+    /** Detaches a bucket's nodes (the caller walks the array it got before) and clears its bit. */
+    private void emptied(final int bucket) {
+        buckets.truncate(bucket, 0);
+        occupied[bucket >>> bits] &= ~(1L << (bucket & (int) slotMask));
     }
 
     /** Returns the bucket with the next work after the current tick, or -1 if none. */
@@ -110,56 +117,71 @@ public final class HierarchicalWheel extends TimingWheel {
                 return;
             }
             currentTick = start;
-            cascade(bucket, sink);
+            if (bucket >>> bits == 0) {
+                expireAll(bucket, sink);
+            } else {
+                cascade(bucket, sink);
+            }
         }
     }
 
-    private void cascade(final int bucket, final Consumer<TimeoutNode> sink) {
-        TimeoutNode node = buckets[bucket];
-        buckets[bucket] = null;
-        occupied[bucket >>> bits] &= ~(1L << (bucket & (int) slotMask));
+    /**
+     * A level-0 bucket holds exactly one tick, the current one now: every node in it is due. Its
+     * nodes are detached first, so the array may be reused while the tasks run.
+     */
+    private void expireAll(final int bucket, final Consumer<TimeoutNode> sink) {
+        TimeoutNode[] nodes = buckets.nodes(bucket);
+        int count = buckets.count(bucket);
+        emptied(bucket);
         // The hot path of expiry: kept as its own loop so the sink call stays monomorphic.
-        while (node != null) {
-            TimeoutNode next = node.next;
-            node.next = null;
+        for (int i = 0; i < count; i++) {
+            TimeoutNode node = nodes[i];
+            nodes[i] = null;
             boolean cancelled = node.isCancelled();
             unlinked(cancelled);
             if (!cancelled) {
-                long tick = deadlineTick(node);
-                if (tick <= currentTick) {
-                    sink.accept(node);
-                } else {
-                    place(node, tick);
-                    relinked();
-                }
+                assert deadlineTick(node) <= currentTick : "level-0 node not due at its bucket's tick";
+                sink.accept(node);
             }
-            node = next;
+        }
+    }
+
+    /**
+     * Re-places the nodes of a higher-level bucket whose range starts now. Each goes to a lower
+     * level (it shares every digit from this level up with the new current tick), never back
+     * into this bucket, so the array can be walked while others grow.
+     */
+    private void cascade(final int bucket, final Consumer<TimeoutNode> sink) {
+        TimeoutNode[] nodes = buckets.nodes(bucket);
+        int count = buckets.count(bucket);
+        emptied(bucket);
+        for (int i = 0; i < count; i++) {
+            TimeoutNode node = nodes[i];
+            nodes[i] = null;
+            boolean cancelled = node.isCancelled();
+            unlinked(cancelled);
+            if (cancelled) {
+                continue;
+            }
+            if (isDueBy(node, currentTick)) {
+                sink.accept(node);
+            } else {
+                place(node, deadlineTick(node));
+                relinked();
+            }
         }
     }
 
     @Override
     public long purgeCancelled() {
         long before = droppedCancelled();
-        for (int bucket = 0; bucket < buckets.length; bucket++) {
-            TimeoutNode previous = null;
-            TimeoutNode node = buckets[bucket];
-            while (node != null) {
-                TimeoutNode next = node.next;
-                if (node.isCancelled()) {
-                    if (previous == null) {
-                        buckets[bucket] = next;
-                    } else {
-                        previous.next = next;
-                    }
-                    node.next = null;
-                    unlinked(true);
-                } else {
-                    previous = node;
-                }
-                node = next;
+        for (int bucket = 0; bucket < buckets.buckets(); bucket++) {
+            int dropped = buckets.dropCancelled(bucket);
+            for (int i = 0; i < dropped; i++) {
+                unlinked(true);
             }
-            if (buckets[bucket] == null) {
-                occupied[bucket >>> bits] &= ~(1L << (bucket & (int) slotMask));
+            if (dropped > 0 && buckets.count(bucket) == 0) {
+                emptied(bucket);
             }
         }
         return droppedCancelled() - before;
@@ -173,10 +195,8 @@ public final class HierarchicalWheel extends TimingWheel {
 
     @Override
     public void drainTo(final Consumer<TimeoutNode> sink) {
-        for (int bucket = 0; bucket < buckets.length; bucket++) {
-            TimeoutNode head = buckets[bucket];
-            buckets[bucket] = null;
-            drainList(head, sink);
+        for (int bucket = 0; bucket < buckets.buckets(); bucket++) {
+            drain(buckets, bucket, sink);
         }
         Arrays.fill(occupied, 0L);
     }
@@ -184,12 +204,16 @@ public final class HierarchicalWheel extends TimingWheel {
     @Override
     public void checkInvariants() {
         long counted = 0;
-        for (int bucket = 0; bucket < buckets.length; bucket++) {
+        for (int bucket = 0; bucket < buckets.buckets(); bucket++) {
             int level = bucket >>> bits;
             int slot = bucket & (int) slotMask;
+            buckets.checkBucket(bucket);
+            int count = buckets.count(bucket);
+            TimeoutNode[] nodes = buckets.nodes(bucket);
             boolean bit = (occupied[level] & (1L << slot)) != 0;
-            check(bit == (buckets[bucket] != null), "occupancy bit of bucket " + bucket);
-            for (TimeoutNode node = buckets[bucket]; node != null; node = node.next) {
+            check(bit == (count > 0), "occupancy bit of bucket " + bucket);
+            for (int i = 0; i < count; i++) {
+                TimeoutNode node = nodes[i];
                 long tick = Math.max(deadlineTick(node), currentTick + 1);
                 int expectedLevel = (63 - Long.numberOfLeadingZeros(tick ^ currentTick)) / bits;
                 int expectedSlot = (int) ((tick >>> (expectedLevel * bits)) & slotMask);

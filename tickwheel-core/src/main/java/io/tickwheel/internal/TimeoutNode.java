@@ -5,11 +5,14 @@ import io.tickwheel.Timer;
 import io.tickwheel.TimerTask;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Function;
 
 /**
  * One scheduled task: the public {@link Timeout} handle, and at the same time the node the wheel
- * links into its buckets, so scheduling allocates exactly one object (40 bytes with compressed
- * oops: header 12, state 4, deadline 8, four references 16).
+ * links into its buckets, so scheduling allocates exactly one object: 32 bytes with compressed
+ * oops (header 12, state 4, deadline 8, the timer and the task 8). It keeps no link and no
+ * reference to the engine: buckets are arrays ({@link BucketArrays}), and the engine is found
+ * from the public timer when a cancel needs it ({@link #of}).
  *
  * <h2>State machine</h2>
  * <pre>
@@ -21,9 +24,9 @@ import java.lang.invoke.VarHandle;
  * calling {@link TimerTask#cancelled(Timeout)}); every other thread sees its CAS fail and does
  * nothing.
  *
- * <p>Threading: {@code state} is thread-safe (via CAS and acquire reads); {@code next} is worker
- * thread only; every other field is final and published to the worker by the hand-off queue's
- * release store of the node (see {@link NodeQueue#offer}).
+ * <p>Threading: {@code state} is thread-safe (via CAS and acquire reads); every other field
+ * is final and published to the worker by the hand-off queue's release store of the node (see
+ * {@link NodeQueue#offer}).
  */
 public final class TimeoutNode implements Timeout {
 
@@ -32,6 +35,9 @@ public final class TimeoutNode implements Timeout {
     static final int CANCELLED = 2;
 
     private static final VarHandle STATE;
+
+    /** Installed by the public timers' class initialisers; until then no node has a timer. */
+    private static volatile Function<Timer, TimerCore> coreOfTimer = timer -> null;
 
     static {
         try {
@@ -43,20 +49,36 @@ public final class TimeoutNode implements Timeout {
 
     /** The public timer; holding it keeps a timer with pending timeouts from being collected. */
     private final Timer timer;
-    /** The engine to tell about a cancel; null only for nodes built by structure tests. */
-    private final TimerCore core;
     private final TimerTask task;
     /** Absolute deadline on the core's clock; compare only by difference. */
     final long deadlineNanos;
     /** Written by CAS from PENDING only; read with acquire. */
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
-    /** The next node in the same bucket. Worker thread only. */
-    TimeoutNode next;
 
-    TimeoutNode(final Timer timer, final TimerCore core, final TimerTask task, final long deadlineNanos) {
+    /**
+     * Installs how a node finds the engine of its public timer. A node keeps the public timer
+     * (which must stay reachable while it is pending) but not also the engine: one reference
+     * less is what makes a node 32 bytes rather than 40.
+     *
+     * @param lookup returns the engine of a public timer, or null for a timer of another kind
+     */
+    public static void installCoreLookup(final Function<Timer, TimerCore> lookup) {
+        coreOfTimer = lookup;
+    }
+
+    /** The engine of {@code timer}, or null for a node built without one (structure tests). */
+    static TimerCore of(final Timer timer) {
+        if (timer == null) {
+            return null;
+        }
+        TimerCore core = coreOfTimer.apply(timer);
+        // Test rigs drive a bare core through an owner of their own; the public timers never get here.
+        return core != null || !(timer instanceof CoreOwner owner) ? core : owner.core();
+    }
+
+    TimeoutNode(final Timer timer, final TimerTask task, final long deadlineNanos) {
         this.timer = timer;
-        this.core = core;
         this.task = task;
         this.deadlineNanos = deadlineNanos;
     }
@@ -113,8 +135,9 @@ public final class TimeoutNode implements Timeout {
         if (!casState(PENDING, CANCELLED)) {
             return false;
         }
-        // The node stays linked until the worker drops it; the core only counts it, which is
-        // what lets the worker decide when purging is worth a wake-up.
+        // The node stays in its bucket until the worker drops it; the core only counts it, which
+        // is what lets the worker decide when purging is worth a wake-up.
+        TimerCore core = of(timer);
         if (core != null) {
             core.onCancelled();
         }
@@ -142,11 +165,13 @@ public final class TimeoutNode implements Timeout {
     }
 
     private System.Logger logger() {
+        TimerCore core = of(timer);
         return core != null ? core.logger() : System.getLogger(TimeoutNode.class.getName());
     }
 
     @Override
     public String toString() {
+        TimerCore core = of(timer);
         long now = core != null ? core.clock().nanoTime() : System.nanoTime();
         long remaining = deadlineNanos - now;
         StringBuilder text = new StringBuilder(96).append("Timeout(deadline: ");

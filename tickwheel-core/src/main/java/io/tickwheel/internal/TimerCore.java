@@ -129,7 +129,7 @@ public final class TimerCore {
             limit.acquire();
         }
         long elapsedDeadline = elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
-        TimeoutNode node = new TimeoutNode(owner, this, task, originNanos + elapsedDeadline);
+        TimeoutNode node = new TimeoutNode(owner, task, originNanos + elapsedDeadline);
         long index = inbound.offer(node);
         if (lifecycle != STARTED) {
             return resolveRaceWithStop(node);

@@ -14,9 +14,9 @@ import java.util.function.Consumer;
  * only ever subtracted from the origin, so origins near either end of the {@code long} range,
  * and clocks that wrap, work the same as zero.
  *
- * <p>Cancelled nodes are not unlinked one by one (the wheel is singly linked to keep nodes
- * small): they are dropped whenever the wheel walks past them, and {@link #purgeCancelled()}
- * drops them all when the owner decides enough have piled up.
+ * <p>Cancelled nodes are not removed one by one (a node does not know where in its bucket it
+ * sits, which keeps it small): they are dropped whenever the wheel walks past them, and
+ * {@link #purgeCancelled()} drops them all when the owner decides enough have piled up.
  *
  * <p>Threading: not thread-safe; confined by the worker thread (or the test driving it).
  */
@@ -46,7 +46,6 @@ public abstract class TimingWheel {
      * @param node a pending node not linked anywhere
      */
     public final void add(final TimeoutNode node) {
-        assert node.next == null : "node is linked already";
         place(node, Math.max(deadlineTick(node), currentTick + 1));
         size++;
     }
@@ -128,20 +127,21 @@ public abstract class TimingWheel {
     }
 
     /**
-     * Unlinks every node of a bucket's detached list, giving the ones not cancelled to
-     * {@code sink}; cancelled ones are dropped and counted.
+     * Empties a bucket, giving its nodes that are not cancelled to {@code sink}; cancelled ones
+     * are dropped and counted.
      */
-    final void drainList(final TimeoutNode head, final Consumer<TimeoutNode> sink) {
-        TimeoutNode node = head;
-        while (node != null) {
-            TimeoutNode next = node.next;
-            node.next = null;
+    final void drain(final BucketArrays buckets, final int bucket, final Consumer<TimeoutNode> sink) {
+        TimeoutNode[] nodes = buckets.nodes(bucket);
+        int count = buckets.count(bucket);
+        buckets.truncate(bucket, 0);
+        for (int i = 0; i < count; i++) {
+            TimeoutNode node = nodes[i];
+            nodes[i] = null;
             boolean cancelled = node.isCancelled();
             unlinked(cancelled);
             if (!cancelled) {
                 sink.accept(node);
             }
-            node = next;
         }
     }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class NodeQueueTest {
 
     private static TimeoutNode node(final long id) {
-        return new TimeoutNode(null, null, t -> { }, id);
+        return new TimeoutNode(null, t -> { }, id);
     }
 
     @Test

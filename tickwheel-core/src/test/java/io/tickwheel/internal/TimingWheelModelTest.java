@@ -69,7 +69,7 @@ class TimingWheelModelTest {
             if (op < 45 && live.size() < MAX_LIVE) {
                 long delay = randomDelay(random, config.tickNanos);
                 long elapsed = TimerCore.elapsedDeadline(now - config.originNanos, delay);
-                TimeoutNode node = new TimeoutNode(null, null, t -> { }, config.originNanos + elapsed);
+                TimeoutNode node = new TimeoutNode(null, t -> { }, config.originNanos + elapsed);
                 wheel.add(node);
                 live.add(node);
                 long tick = Math.max(wheel.deadlineTick(node), wheel.currentTick() + 1);

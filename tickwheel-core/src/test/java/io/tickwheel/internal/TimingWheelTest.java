@@ -32,7 +32,7 @@ class TimingWheelTest {
 
         TimeoutNode add(final long delayNanos) {
             long elapsed = TimerCore.elapsedDeadline(now - config.originNanos, delayNanos);
-            TimeoutNode node = new TimeoutNode(null, null, t -> { }, config.originNanos + elapsed);
+            TimeoutNode node = new TimeoutNode(null, t -> { }, config.originNanos + elapsed);
             wheel.add(node);
             wheel.checkInvariants();
             return node;

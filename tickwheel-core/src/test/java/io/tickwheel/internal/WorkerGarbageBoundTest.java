@@ -2,6 +2,8 @@ package io.tickwheel.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.HashedWheelTimer;
+import io.tickwheel.Timeout;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,17 +35,20 @@ class WorkerGarbageBoundTest {
 
     @Test
     void cancel_almostEverything_garbageStaysWithinMaxOfPurgeMinAndLive() throws Exception {
-        TimerCore core = new TimerCore("HashedWheelTimer", Clock.SYSTEM, origin -> new HashedWheel(origin, TICK, 512),
-                r -> {
-                    Thread t = new Thread(r, "review-worker");
-                    t.setDaemon(true);
-                    return t;
-                }, 0, null);
+        // A public timer, not a bare core: a node finds the core to tell about a cancel from its timer.
+        HashedWheelTimer timer = new HashedWheelTimer(r -> {
+            Thread t = new Thread(r, "review-worker");
+            t.setDaemon(true);
+            return t;
+        }, TICK, TimeUnit.NANOSECONDS, 512);
+        Field coreField = HashedWheelTimer.class.getDeclaredField("core");
+        coreField.setAccessible(true);
+        TimerCore core = (TimerCore) coreField.get(timer);
         try {
             int n = 10_000;
-            List<TimeoutNode> nodes = new ArrayList<>();
+            List<Timeout> nodes = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                nodes.add(core.schedule(null, t -> { }, TimeUnit.HOURS.toNanos(1)));
+                nodes.add(timer.newTimeout(t -> { }, 1, TimeUnit.HOURS));
             }
             // The PURGE_MIN-th cancel wakes the worker: it takes the queue (drops 1024), links the rest.
             for (int i = 0; i < Worker.PURGE_MIN; i++) {
@@ -63,7 +68,7 @@ class WorkerGarbageBoundTest {
                             .isLessThanOrEqualTo(Math.max(Worker.PURGE_MIN, live)));
             assertThat(core.pendingTimeouts()).isEqualTo(live);
         } finally {
-            core.stop();
+            timer.stop();
         }
     }
 }

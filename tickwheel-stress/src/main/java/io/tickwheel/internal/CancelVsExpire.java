@@ -34,7 +34,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 public class CancelVsExpire {
 
     private final RecordingTask task = new RecordingTask();
-    private final TimeoutNode node = new TimeoutNode(null, null, task, 0);
+    private final TimeoutNode node = new TimeoutNode(null, task, 0);
 
     /**
      * A caller cancels.

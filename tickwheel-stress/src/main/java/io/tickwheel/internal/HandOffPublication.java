@@ -42,7 +42,7 @@ public abstract class HandOffPublication {
     private final NodeQueue queue = new NodeQueue();
 
     HandOffPublication(final int consumedBefore) {
-        TimeoutNode filler = new TimeoutNode(null, null, new Payload(), 0);
+        TimeoutNode filler = new TimeoutNode(null, new Payload(), 0);
         for (int i = 0; i < consumedBefore; i++) {
             queue.offer(filler);
             queue.poll();
@@ -56,7 +56,7 @@ public abstract class HandOffPublication {
 
     private void offer(final int value) {
         Payload payload = new Payload();
-        TimeoutNode node = new TimeoutNode(null, null, payload, value);
+        TimeoutNode node = new TimeoutNode(null, payload, value);
         payload.value = value;
         queue.offer(node);
     }

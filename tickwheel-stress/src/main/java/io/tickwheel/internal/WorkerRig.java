@@ -42,6 +42,8 @@ final class WorkerRig {
     }
 
     private final TimerCore core;
+    /** What nodes keep as their timer; a node finds the core to tell about a cancel through it. */
+    private final CoreOwner owner = new Owner();
     private Worker worker;
     private volatile Thread passThread;
 
@@ -83,7 +85,7 @@ final class WorkerRig {
      * @return the timeout
      */
     TimeoutNode schedule(final TimerTask task, final long delayNanos) {
-        return core.schedule(null, task, delayNanos);
+        return core.schedule(owner, task, delayNanos);
     }
 
     /** Runs the worker's loop on the calling thread for one pass, then its exit drain. */
@@ -126,6 +128,29 @@ final class WorkerRig {
      */
     Set<Timeout> drained() {
         return worker.unprocessed();
+    }
+
+    /** The rig's stand-in for a public timer: only its core is ever asked for. */
+    private final class Owner implements CoreOwner {
+        @Override
+        public TimerCore core() {
+            return core;
+        }
+
+        @Override
+        public Timeout newTimeout(final TimerTask task, final long delay, final TimeUnit unit) {
+            return schedule(task, unit.toNanos(delay));
+        }
+
+        @Override
+        public Set<Timeout> stop() {
+            return core.stop();
+        }
+
+        @Override
+        public long pendingTimeouts() {
+            return core.pendingTimeouts();
+        }
     }
 
     /** The worker thread the core holds; it never runs, the pass runs on an actor instead. */
