@@ -146,13 +146,13 @@ public final class WheelScheduledExecutorService implements ScheduledExecutorSer
     @Override
     public <T> T invokeAny(final Collection<? extends Callable<T>> tasks)
             throws InterruptedException, ExecutionException {
-        return core.invokeAny(checkTasks(tasks));
+        return core.invokeAny(checkNotEmpty(checkTasks(tasks)));
     }
 
     @Override
     public <T> T invokeAny(final Collection<? extends Callable<T>> tasks, final long timeout, final TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        return core.invokeAny(checkTasks(tasks), timeout, Checks.notNull(unit, "unit"));
+        return core.invokeAny(checkNotEmpty(checkTasks(tasks)), timeout, Checks.notNull(unit, "unit"));
     }
 
     /** The JDK's own check throws a bare NullPointerException; this one names what was null. */
@@ -160,6 +160,14 @@ public final class WheelScheduledExecutorService implements ScheduledExecutorSer
         Checks.notNull(tasks, "tasks");
         for (Callable<?> task : tasks) {
             Checks.notNull(task, "tasks element");
+        }
+        return tasks;
+    }
+
+    /** invokeAny has nothing to return from no tasks; the JDK says so with a bare IllegalArgumentException. */
+    private static <C extends Collection<?>> C checkNotEmpty(final C tasks) {
+        if (tasks.isEmpty()) {
+            throw new IllegalArgumentException("tasks: empty (expected: at least one task)");
         }
         return tasks;
     }

@@ -6,10 +6,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -247,6 +249,13 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         return true;
     }
 
+    /** FutureTask's own check throws a bare NullPointerException; this one names the argument. */
+    @Override
+    public V get(final long timeout, final TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return super.get(timeout, Checks.notNull(unit, "unit"));
+    }
+
     @Override
     public boolean isPeriodic() {
         return periodNanos != 0;
@@ -254,12 +263,12 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
 
     @Override
     public long getDelay(final TimeUnit unit) {
-        return unit.convert(timeNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+        return Checks.notNull(unit, "unit").convert(timeNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
     }
 
     @Override
     public int compareTo(final Delayed other) {
-        if (other == this) {
+        if (Checks.notNull(other, "other") == this) {
             return 0;
         }
         if (other instanceof ScheduledTask<?>) {
