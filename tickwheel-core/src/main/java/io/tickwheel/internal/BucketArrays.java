@@ -21,6 +21,11 @@ import java.util.Arrays;
  */
 final class BucketArrays {
 
+    /**
+     * Nodes a wheel looks at in one go before expiring them (see
+     * {@link TimingWheel#dropCancelled}): few enough that they are still cached when expired.
+     */
+    static final int BLOCK = 256;
     /** Capacity of a bucket's first array. */
     static final int INITIAL_CAPACITY = 8;
     /** Arrays up to this capacity are kept for reuse when their bucket empties. */

@@ -108,18 +108,22 @@ public final class HashedWheel extends TimingWheel {
         int count = buckets.count(bucket);
         long minDeadline = Long.MAX_VALUE;
         int kept = 0;
-        for (int i = 0; i < count; i++) {
-            TimeoutNode node = nodes[i];
-            nodes[i] = null;
-            boolean cancelled = node.isCancelled();
-            if (cancelled || isDueBy(node, dueTick)) {
-                unlinked(cancelled);
-                if (!cancelled) {
-                    sink.accept(node);
+        for (int from = 0; from < count; from += BucketArrays.BLOCK) {
+            int to = Math.min(count, from + BucketArrays.BLOCK);
+            dropCancelled(nodes, from, to);
+            for (int i = from; i < to; i++) {
+                TimeoutNode node = nodes[i];
+                if (node == null) {
+                    continue;
                 }
-            } else {
-                minDeadline = Math.min(minDeadline, node.deadlineNanos - originNanos);
-                nodes[kept++] = node;
+                nodes[i] = null;
+                if (isDueBy(node, dueTick)) {
+                    unlinked(false);
+                    sink.accept(node);
+                } else {
+                    minDeadline = Math.min(minDeadline, node.deadlineNanos - originNanos);
+                    nodes[kept++] = node;
+                }
             }
         }
         buckets.truncate(bucket, kept);
@@ -128,7 +132,7 @@ public final class HashedWheel extends TimingWheel {
     }
 
     private long ceilTick(final long elapsed) {
-        long tick = elapsed / tickNanos;
+        long tick = ticksIn(elapsed);
         return tick * tickNanos == elapsed ? tick : tick + 1;
     }
 

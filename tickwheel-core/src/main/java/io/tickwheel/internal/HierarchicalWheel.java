@@ -133,15 +133,18 @@ public final class HierarchicalWheel extends TimingWheel {
         TimeoutNode[] nodes = buckets.nodes(bucket);
         int count = buckets.count(bucket);
         emptied(bucket);
-        // The hot path of expiry: kept as its own loop so the sink call stays monomorphic.
-        for (int i = 0; i < count; i++) {
-            TimeoutNode node = nodes[i];
-            nodes[i] = null;
-            boolean cancelled = node.isCancelled();
-            unlinked(cancelled);
-            if (!cancelled) {
-                assert deadlineTick(node) <= currentTick : "level-0 node not due at its bucket's tick";
-                sink.accept(node);
+        for (int from = 0; from < count; from += BucketArrays.BLOCK) {
+            int to = Math.min(count, from + BucketArrays.BLOCK);
+            dropCancelled(nodes, from, to);
+            // The hot path of expiry: kept as its own loop so the sink call stays monomorphic.
+            for (int i = from; i < to; i++) {
+                TimeoutNode node = nodes[i];
+                if (node != null) {
+                    nodes[i] = null;
+                    unlinked(false);
+                    assert deadlineTick(node) <= currentTick : "level-0 node not due at its bucket's tick";
+                    sink.accept(node);
+                }
             }
         }
     }

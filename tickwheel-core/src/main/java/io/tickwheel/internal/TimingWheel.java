@@ -27,6 +27,8 @@ public abstract class TimingWheel {
 
     final long originNanos;
     final long tickNanos;
+    /** floor((2^64 - 1) / tickNanos), so dividing by the tick is a multiply; 0 for a 1 ns tick. */
+    private final long reciprocal;
     /** Every tick up to and including this one has been processed; nodes are all due later. */
     long currentTick;
     /** Linked nodes, cancelled ones included until dropped. */
@@ -37,6 +39,8 @@ public abstract class TimingWheel {
     TimingWheel(final long originNanos, final long tickNanos) {
         this.originNanos = originNanos;
         this.tickNanos = Checks.positive(tickNanos, "tickNanos");
+        // Below 2^63 for any tick of 2 ns or more, so it is a non-negative long.
+        this.reciprocal = tickNanos == 1 ? 0 : Long.divideUnsigned(-1L, tickNanos);
     }
 
     /**
@@ -145,20 +149,51 @@ public abstract class TimingWheel {
         }
     }
 
+    /**
+     * Drops the cancelled nodes among {@code nodes[from, to)}, leaving null in their slots. It is
+     * also what makes expiry cheap: these plain reads of each node's state overlap their cache
+     * misses, while the expiry that follows does one CAS per node, which as a full fence would
+     * otherwise take every miss one at a time.
+     */
+    final void dropCancelled(final TimeoutNode[] nodes, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            if (nodes[i].isCancelled()) {
+                nodes[i] = null;
+                unlinked(true);
+            }
+        }
+    }
+
     /** The first tick starting at or after the node's deadline: ceil(elapsed / tick). */
     final long deadlineTick(final TimeoutNode node) {
         long elapsed = node.deadlineNanos - originNanos;
         if (elapsed <= 0) {
             return 0;
         }
-        long tick = elapsed / tickNanos;
+        long tick = ticksIn(elapsed);
         return tick * tickNanos == elapsed ? tick : tick + 1;
     }
 
     /** The tick containing {@code nowNanos}: floor(elapsed / tick), never behind the current tick. */
     final long tickAt(final long nowNanos) {
         long elapsed = nowNanos - originNanos;
-        return elapsed < 0 ? currentTick : Math.max(currentTick, elapsed / tickNanos);
+        return elapsed < 0 ? currentTick : Math.max(currentTick, ticksIn(elapsed));
+    }
+
+    /**
+     * floor(elapsed / tickNanos) for {@code elapsed >= 0}, without a division: every node added
+     * or cascaded needs one, and a 64-bit division costs several times a multiply. With
+     * {@code m = floor((2^64 - 1) / d)} and {@code n < 2^63}, {@code n * m / 2^64} lies within
+     * 0.75 below {@code n / d}, so the estimate is the quotient or one less, which the remainder
+     * tells apart.
+     */
+    final long ticksIn(final long elapsed) {
+        if (reciprocal == 0) {
+            return elapsed;
+        }
+        long tick = Math.multiplyHigh(elapsed, reciprocal);
+        long remainder = elapsed - tick * tickNanos;
+        return remainder >= tickNanos ? tick + 1 : tick;
     }
 
     /** Whether a node is due once {@code dueTick} is processed, without dividing. */
