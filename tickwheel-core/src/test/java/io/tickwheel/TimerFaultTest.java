@@ -13,7 +13,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -240,6 +242,32 @@ abstract class TimerFaultTest extends TimerEnvironmentFaultContract {
             assertThat(stop(timer)).containsExactlyInAnyOrderElementsOf(pending);
             assertEveryTimeoutEndedExactlyOnce(timer);
         }
+    }
+
+    /** A clock that throws on the caller's thread: newTimeout fails with it, and takes no permit or count. */
+    @Test
+    void fault_clockThrowsInNewTimeout_callerGetsItAndNoPermitOrCountLeaks() {
+        AtomicBoolean failing = new AtomicBoolean();
+        IllegalStateException failure = new IllegalStateException("clock failed");
+        Timer timer = timer(new Options(recordingThreadFactory(), 2, null, () -> {
+            if (failing.get() && Thread.currentThread() != threads.get(0)) {
+                throw failure;
+            }
+            return System.nanoTime();
+        }));
+        Timeout held = track(timer, probe("held"), HOUR_MILLIS);
+        failing.set(true);
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> timer.newTimeout(probe("failed"), 1, TimeUnit.MILLISECONDS)).isSameAs(failure);
+        }
+        failing.set(false);
+
+        assertThat(timer.pendingTimeouts()).isEqualTo(1);
+        Timeout last = track(timer, probe("lastPermit"), HOUR_MILLIS);
+        assertThatThrownBy(() -> timer.newTimeout(probe("overLimit"), 1, TimeUnit.MILLISECONDS))
+                .isInstanceOf(RejectedExecutionException.class);
+        assertThat(stop(timer)).containsExactlyInAnyOrder(held, last);
+        assertEveryTimeoutEndedExactlyOnce(timer);
     }
 
     /**

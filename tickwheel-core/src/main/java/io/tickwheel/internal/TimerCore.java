@@ -128,10 +128,11 @@ public final class TimerCore {
             }
             start();
         }
+        // The clock first: if it throws, no permit has been taken that nothing would give back.
+        long elapsedDeadline = elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
         if (limit != null) {
             limit.acquire();
         }
-        long elapsedDeadline = elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
         TimeoutNode node = new TimeoutNode(owner, this, task, originNanos + elapsedDeadline);
         long index = inbound.offer(node);
         if (lifecycle != STARTED) {
