@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongFunction;
 
@@ -20,11 +21,11 @@ import java.util.function.LongFunction;
  *
  * <h2>Lifecycle</h2>
  * <pre>
- *   INIT --start() / first newTimeout--&gt; STARTED --stop()--&gt; STOPPED
- *   INIT --stop()----------------------------------------&gt; STOPPED
+ *   INIT --start() / first newTimeout--&gt; STARTED --stop() / worker fails--&gt; STOPPED
+ *   INIT --stop()-----------------------------------------------------------&gt; STOPPED
  * </pre>
- * Each move is a CAS, so exactly one caller starts the thread and exactly one stop() collects
- * the pending set.
+ * Each move is a CAS, so exactly one caller starts the thread and exactly one party reports the
+ * pending set: the stop() (or failed start) that won, or else the worker that failed.
  *
  * <h2>Counting without a shared counter on the schedule path</h2>
  * pending = scheduled - retired - cancelled, where "scheduled" is the hand-off queue's producer
@@ -64,10 +65,12 @@ public final class TimerCore {
     private final PendingLimit limit;
     private final Worker worker;
     private final Thread workerThread;
-    /** INIT, STARTED or STOPPED; moved only by CAS (except the terminal forceStop). */
+    /** INIT, STARTED or STOPPED; moved only by CAS. */
     private volatile int lifecycle;
     /** Set by the worker after its final drain (or when it can never run); publishes the drain. */
     private volatile boolean terminated;
+    /** A failed worker's drain, already told (else empty): set before {@code terminated}, taken by one stop(). */
+    private final AtomicReference<Set<Timeout>> failedDrain = new AtomicReference<>(Collections.emptySet());
     private volatile Cleaner.Cleanable leakGuard;
 
     /**
@@ -125,10 +128,11 @@ public final class TimerCore {
             }
             start();
         }
+        // The clock first: if it throws, no permit has been taken that nothing would give back.
+        long elapsedDeadline = elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
         if (limit != null) {
             limit.acquire();
         }
-        long elapsedDeadline = elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
         TimeoutNode node = new TimeoutNode(owner, task, originNanos + elapsedDeadline);
         long index = inbound.offer(node);
         if (lifecycle != STARTED) {
@@ -218,9 +222,7 @@ public final class TimerCore {
                     worker.run(); // lifecycle is STOPPED: skips the loop, drains, sets terminated
                     if (ours) {
                         releaseLeakGuard();
-                        for (Timeout timeout : worker.unprocessed()) {
-                            ((TimeoutNode) timeout).notifyCancelled();
-                        }
+                        tellCancelled(worker.unprocessed());
                     }
                     throw e;
                 }
@@ -243,12 +245,12 @@ public final class TimerCore {
         do {
             previous = lifecycle;
             if (previous == STOPPED) {
-                // Another stop() (or the leak guard) won; it gets the set, but this caller too is
-                // promised that nothing is pending once it returns.
+                // Another stop() (or the leak guard) won and gets the set, or the worker failed and left
+                // it for the first stop(); either way nothing is pending once this returns.
                 if (!terminated) {
                     awaitWorkerExit();
                 }
-                return Collections.emptySet();
+                return failedDrain.getAndSet(Collections.emptySet());
             }
         } while (!LIFECYCLE.compareAndSet(this, previous, STOPPED));
         releaseLeakGuard();
@@ -257,14 +259,14 @@ public final class TimerCore {
             return Collections.emptySet();
         }
         awaitWorkerExit();
-        Set<Timeout> cancelled = worker.unprocessed();
-        if (cancelled == null) {
-            return Collections.emptySet(); // the drain itself failed; nothing to report
-        }
-        for (Timeout timeout : cancelled) {
-            ((TimeoutNode) timeout).notifyCancelled();
-        }
-        return Collections.unmodifiableSet(cancelled);
+        Set<Timeout> cancelled = worker.unprocessed(); // null if the drain itself failed: nothing to report
+        return cancelled == null ? Collections.emptySet() : tellCancelled(cancelled);
+    }
+
+    /** Tells each drained timeout it was cancelled; returns the set as stop() hands it out. */
+    private static Set<Timeout> tellCancelled(final Set<Timeout> drained) {
+        drained.forEach(timeout -> ((TimeoutNode) timeout).notifyCancelled());
+        return Collections.unmodifiableSet(drained);
     }
 
     /**
@@ -310,9 +312,18 @@ public final class TimerCore {
         LockSupport.unpark(workerThread);
     }
 
-    /** The worker failed: refuse new timeouts from now on; its final drain still runs. */
-    void forceStop() {
-        lifecycle = STOPPED;
+    /** The worker failed: refuse new timeouts; true if no stop() won first, so the worker reports its drain. */
+    boolean forceStop() {
+        return LIFECYCLE.compareAndSet(this, STARTED, STOPPED);
+    }
+
+    /**
+     * Reports a failed worker's drain, on the worker before {@code terminated}: told now, as no one may
+     * ever call stop(); the first stop() still returns it, for callers that reschedule what stop() returns.
+     */
+    void reportFailedDrain(final Set<Timeout> drained) {
+        releaseLeakGuard(); // it owns no thread any more, so it is no longer a live timer
+        failedDrain.set(tellCancelled(drained));
     }
 
     private void releaseLeakGuard() {

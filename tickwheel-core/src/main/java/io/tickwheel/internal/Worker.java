@@ -66,15 +66,21 @@ final class Worker implements Runnable {
 
     @Override
     public void run() {
+        boolean reportsDrain = false;
         try {
             loop();
         } catch (Throwable t) {
+            // Refuse new timeouts before logging: the log call runs the application's logging
+            // backend, which may throw too, and a timeout accepted now would never end.
+            reportsDrain = core.forceStop();
             core.logger().log(System.Logger.Level.ERROR,
                     "The worker of " + core.name() + " failed; the timer is stopped", t);
-            core.forceStop();
         } finally {
             try {
                 unprocessed = drainAll();
+                if (reportsDrain) {
+                    core.reportFailedDrain(unprocessed);
+                }
             } finally {
                 core.terminated();
             }
