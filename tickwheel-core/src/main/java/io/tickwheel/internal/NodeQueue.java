@@ -21,9 +21,8 @@ import java.lang.invoke.VarHandle;
  */
 final class NodeQueue {
 
+    /** Chunks of 1024 slots in production. */
     private static final int CHUNK_SHIFT = 10;
-    private static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;
-    private static final int CHUNK_MASK = CHUNK_SIZE - 1;
     private static final int SPINS_BEFORE_YIELD = 64;
 
     /** Cell written by every producer (atomic add). */
@@ -45,17 +44,22 @@ final class NodeQueue {
         }
     }
 
-    /** A run of {@code CHUNK_SIZE} slots; chunk {@code number} holds indexes [number*SIZE, (number+1)*SIZE). */
+    /** A run of {@code size} slots; chunk {@code number} holds indexes [number*size, (number+1)*size). */
     private static final class Chunk {
         final long number;
-        final TimeoutNode[] slots = new TimeoutNode[CHUNK_SIZE];
+        final TimeoutNode[] slots;
         /** Set once, by CAS from null, by whichever producer first needs the next chunk. */
         volatile Chunk next;
 
-        Chunk(final long number) {
+        Chunk(final long number, final int size) {
             this.number = number;
+            this.slots = new TimeoutNode[size];
         }
     }
+
+    /** log2 of the chunk size; final fields rather than constants only so that tests can shrink chunks. */
+    private final int chunkShift;
+    private final int chunkMask;
 
     private final PaddedLongs indexes = new PaddedLongs(2);
     /**
@@ -67,7 +71,20 @@ final class NodeQueue {
     private volatile Chunk consumerChunk;
 
     NodeQueue() {
-        Chunk first = new Chunk(0);
+        this(CHUNK_SHIFT);
+    }
+
+    /**
+     * Creates a queue with chunks of {@code 1 << chunkShift} slots. Only the lincheck tests in
+     * tickwheel-stress pass a small shift, so that scenarios of a few offers cross chunk boundaries.
+     *
+     * @param chunkShift log2 of the chunk size
+     */
+    NodeQueue(final int chunkShift) {
+        assert chunkShift >= 0 && chunkShift <= CHUNK_SHIFT : chunkShift;
+        this.chunkShift = chunkShift;
+        this.chunkMask = (1 << chunkShift) - 1;
+        Chunk first = new Chunk(0, 1 << chunkShift);
         producerChunk = first;
         consumerChunk = first;
     }
@@ -80,13 +97,13 @@ final class NodeQueue {
      */
     long offer(final TimeoutNode node) {
         long index = indexes.getAndAdd(PRODUCER, 1);
-        long number = index >>> CHUNK_SHIFT;
+        long number = index >>> chunkShift;
         Chunk chunk = producerChunk;
         if (chunk.number != number) {
             chunk = chunkFor(chunk, number);
         }
         // Release: publishes the node's fields to the consumer's acquire load in poll().
-        SLOTS.setRelease(chunk.slots, (int) (index & CHUNK_MASK), node);
+        SLOTS.setRelease(chunk.slots, (int) (index & chunkMask), node);
         return index;
     }
 
@@ -97,7 +114,7 @@ final class NodeQueue {
         while (chunk.number < number) {
             Chunk next = chunk.next;
             if (next == null) {
-                Chunk created = new Chunk(chunk.number + 1);
+                Chunk created = new Chunk(chunk.number + 1, chunk.slots.length);
                 Chunk witness = (Chunk) NEXT.compareAndExchange(chunk, (Chunk) null, created);
                 next = witness == null ? created : witness;
             }
@@ -119,7 +136,7 @@ final class NodeQueue {
     TimeoutNode poll() {
         long index = indexes.getPlain(CONSUMER);
         Chunk chunk = consumerChunk;
-        if (chunk.number != index >>> CHUNK_SHIFT) {
+        if (chunk.number != index >>> chunkShift) {
             Chunk next = chunk.next;
             if (next == null) {
                 if (index == indexes.getVolatile(PRODUCER)) {
@@ -130,7 +147,7 @@ final class NodeQueue {
             consumerChunk = next;
             chunk = next;
         }
-        int offset = (int) (index & CHUNK_MASK);
+        int offset = (int) (index & chunkMask);
         TimeoutNode node = (TimeoutNode) SLOTS.getAcquire(chunk.slots, offset);
         if (node == null) {
             if (index == indexes.getVolatile(PRODUCER)) {

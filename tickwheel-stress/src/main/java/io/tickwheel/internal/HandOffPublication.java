@@ -125,7 +125,7 @@ public abstract class HandOffPublication {
 
     /**
      * n1 in the last slot of the first chunk, n2 in the first slot of a chunk its producer must
-     * create and link. Chunks hold 1024 nodes ({@code NodeQueue.CHUNK_SIZE}).
+     * create and link. Chunks hold 1024 nodes ({@code 1 << NodeQueue.CHUNK_SHIFT}).
      */
     @JCStressTest
     @State
