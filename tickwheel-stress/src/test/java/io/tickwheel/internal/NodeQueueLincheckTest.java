@@ -41,7 +41,7 @@ public class NodeQueueLincheckTest {
      */
     @Operation
     public long offer(@Param(gen = IntGen.class, conf = "1:9") final int id) {
-        return queue.offer(new TimeoutNode(null, null, task, id));
+        return queue.offer(new TimeoutNode(null, task, id));
     }
 
     /**

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 public class TimeoutNodeLincheckTest {
 
     private final RecordingTask task = new RecordingTask();
-    private final TimeoutNode node = new TimeoutNode(null, null, task, 0);
+    private final TimeoutNode node = new TimeoutNode(null, task, 0);
     /** Successful quiet cancels; the worker's drain counts these itself, so the task never hears. */
     private final AtomicInteger quietCancels = new AtomicInteger();
 
