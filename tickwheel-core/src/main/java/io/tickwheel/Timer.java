@@ -55,6 +55,10 @@ public interface Timer extends AutoCloseable {
      * empty set. After this returns, {@link #pendingTimeouts()} is zero and
      * {@link #newTimeout(TimerTask, long, TimeUnit)} throws {@link IllegalStateException}.
      *
+     * <p>If the worker failed (an error escaped its loop; it is logged at ERROR), the timer has
+     * refused new timeouts since, has already cancelled and told the timeouts it held, and the
+     * first {@code stop()} returns them.
+     *
      * @return the timeouts that were pending, now cancelled
      * @throws IllegalStateException if called from a task running on the timer's worker thread
      */

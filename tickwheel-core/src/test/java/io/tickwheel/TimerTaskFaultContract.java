@@ -191,4 +191,36 @@ abstract class TimerTaskFaultContract extends TimerFaultSupport {
         assertThat(stop(timer)).isEmpty();
         assertEveryTimeoutEndedExactlyOnce(timer);
     }
+
+    @Test
+    void fault_taskThrowsAndItsToStringThrows_loggedByClassAndWorkerCarriesOn() {
+        try (LogCapture log = LogCapture.of(loggerName())) {
+            Timer timer = timer();
+            AtomicInteger runs = new AtomicInteger();
+            TimerTask broken = new TimerTask() {
+                @Override
+                public void run(final Timeout timeout) {
+                    runs.incrementAndGet();
+                    throw new IllegalStateException("run failed");
+                }
+
+                @Override
+                public String toString() {
+                    throw new IllegalStateException("toString failed");
+                }
+            };
+            Timeout brokenTimeout = timer.newTimeout(broken, 1, TimeUnit.MILLISECONDS); // not a Probe: checked here
+            Probe after = probe("after");
+            track(timer, after, 5);
+            awaitRuns(after);
+            awaitUntil(() -> !log.find(Level.WARNING, "its toString() threw").isEmpty());
+
+            assertThat(runs).hasValue(1);
+            assertThat(brokenTimeout.isExpired()).isTrue();
+            assertThat(workerThread().isAlive()).as("the worker survives a task it cannot even name").isTrue();
+            assertStillFiresInOrder(timer, "after the broken task");
+            assertThat(stop(timer)).isEmpty();
+            assertEveryTimeoutEndedExactlyOnce(timer);
+        }
+    }
 }

@@ -14,8 +14,9 @@ import java.util.Arrays;
  * reference here instead of a {@code next} field in the node, plus up to as much again while
  * its array is not full.
  *
- * <p>An array that grew past {@link #KEEP_CAPACITY} is dropped when its bucket empties, so a
- * burst does not pin its peak; smaller ones are kept for reuse.
+ * <p>An array that grew past {@link #KEEP_CAPACITY} is released when its bucket empties, or
+ * shrunk when a quarter or less of it is still in use, so a burst does not pin its peak; smaller
+ * ones are kept for reuse.
  *
  * <p>Threading: not thread-safe; confined like the wheel that owns it.
  */
@@ -81,12 +82,40 @@ final class BucketArrays {
      */
     void truncate(final int bucket, final int kept) {
         counts[bucket] = kept;
+        TimeoutNode[] nodes = arrays[bucket];
+        if (nodes == null || nodes.length <= KEEP_CAPACITY || kept > nodes.length / 4) {
+            return;
+        }
+        // A burst's array: release it, or (a hashed bucket rarely empties) shrink it to its use.
         if (kept == 0) {
-            TimeoutNode[] nodes = arrays[bucket];
-            if (nodes != null && nodes.length > KEEP_CAPACITY) {
-                arrays[bucket] = null;
+            arrays[bucket] = null;
+        } else {
+            TimeoutNode[] smaller = new TimeoutNode[Math.max(INITIAL_CAPACITY, 2 * kept)];
+            System.arraycopy(nodes, 0, smaller, 0, kept);
+            arrays[bucket] = smaller;
+        }
+    }
+
+    /**
+     * Puts back what a walk of {@code nodes} (the bucket's array when the walk began) had not
+     * finished when it failed: the bucket keeps its first {@code kept} nodes, then gets the
+     * non-null ones of {@code nodes[from, count)}. Each lands below the slot it is read from, so
+     * this works in place.
+     *
+     * @return how many nodes were put back after the kept ones
+     */
+    int salvage(final int bucket, final TimeoutNode[] nodes, final int kept, final int from, final int count) {
+        truncate(bucket, kept);
+        int restored = 0;
+        for (int i = from; i < count; i++) {
+            TimeoutNode node = nodes[i];
+            if (node != null) {
+                nodes[i] = null;
+                append(bucket, node);
+                restored++;
             }
         }
+        return restored;
     }
 
     /**

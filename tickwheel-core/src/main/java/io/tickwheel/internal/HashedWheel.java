@@ -99,32 +99,39 @@ public final class HashedWheel extends TimingWheel {
     }
 
     /**
-     * Expires the due nodes of a bucket and keeps the rest. The bucket is detached while tasks
-     * run; they cannot reach the wheel (only the worker's transfer adds), so nothing is added to
-     * it meanwhile.
+     * Expires the due nodes of a bucket and keeps the rest, compacted to the front. Tasks cannot
+     * reach the wheel (only the worker's transfer adds), so nothing is added to it meanwhile.
      */
     private void expireBucket(final int bucket, final long dueTick, final Consumer<TimeoutNode> sink) {
         TimeoutNode[] nodes = buckets.nodes(bucket);
         int count = buckets.count(bucket);
         long minDeadline = Long.MAX_VALUE;
         int kept = 0;
-        for (int from = 0; from < count; from += BucketArrays.BLOCK) {
-            int to = Math.min(count, from + BucketArrays.BLOCK);
-            dropCancelled(nodes, from, to);
-            for (int i = from; i < to; i++) {
-                TimeoutNode node = nodes[i];
-                if (node == null) {
-                    continue;
-                }
-                nodes[i] = null;
-                if (isDueBy(node, dueTick)) {
-                    unlinked(false);
-                    sink.accept(node);
-                } else {
-                    minDeadline = Math.min(minDeadline, node.deadlineNanos - originNanos);
-                    nodes[kept++] = node;
+        int i = 0;
+        try {
+            for (int from = 0; from < count; from += BucketArrays.BLOCK) {
+                int to = Math.min(count, from + BucketArrays.BLOCK);
+                dropCancelled(nodes, from, to);
+                for (i = from; i < to; i++) {
+                    TimeoutNode node = nodes[i];
+                    if (node == null) {
+                        continue;
+                    }
+                    if (isDueBy(node, dueTick)) {
+                        sink.accept(node);
+                        nodes[i] = null;
+                        unlinked(false);
+                    } else {
+                        minDeadline = Math.min(minDeadline, node.deadlineNanos - originNanos);
+                        nodes[i] = null;
+                        nodes[kept++] = node;
+                    }
                 }
             }
+        } catch (Throwable t) {
+            // A sink threw (the worker is about to fail): keep what is left for the final drain.
+            buckets.salvage(bucket, nodes, kept, i, count);
+            throw t;
         }
         buckets.truncate(bucket, kept);
         minTick[bucket] = kept == 0 ? EMPTY : ceilTick(minDeadline);

@@ -133,19 +133,25 @@ public final class HierarchicalWheel extends TimingWheel {
         TimeoutNode[] nodes = buckets.nodes(bucket);
         int count = buckets.count(bucket);
         emptied(bucket);
-        for (int from = 0; from < count; from += BucketArrays.BLOCK) {
-            int to = Math.min(count, from + BucketArrays.BLOCK);
-            dropCancelled(nodes, from, to);
-            // The hot path of expiry: kept as its own loop so the sink call stays monomorphic.
-            for (int i = from; i < to; i++) {
-                TimeoutNode node = nodes[i];
-                if (node != null) {
-                    nodes[i] = null;
-                    unlinked(false);
-                    assert deadlineTick(node) <= currentTick : "level-0 node not due at its bucket's tick";
-                    sink.accept(node);
+        int i = 0;
+        try {
+            for (int from = 0; from < count; from += BucketArrays.BLOCK) {
+                int to = Math.min(count, from + BucketArrays.BLOCK);
+                dropCancelled(nodes, from, to);
+                // The hot path of expiry: kept as its own loop so the sink call stays monomorphic.
+                for (i = from; i < to; i++) {
+                    TimeoutNode node = nodes[i];
+                    if (node != null) {
+                        assert deadlineTick(node) <= currentTick : "level-0 node not due at its bucket's tick";
+                        sink.accept(node);
+                        nodes[i] = null;
+                        unlinked(false);
+                    }
                 }
             }
+        } catch (Throwable t) {
+            salvage(bucket, nodes, i, count);
+            throw t;
         }
     }
 
@@ -158,20 +164,33 @@ public final class HierarchicalWheel extends TimingWheel {
         TimeoutNode[] nodes = buckets.nodes(bucket);
         int count = buckets.count(bucket);
         emptied(bucket);
-        for (int i = 0; i < count; i++) {
-            TimeoutNode node = nodes[i];
-            nodes[i] = null;
-            boolean cancelled = node.isCancelled();
-            unlinked(cancelled);
-            if (cancelled) {
-                continue;
+        int i = 0;
+        try {
+            for (; i < count; i++) {
+                TimeoutNode node = nodes[i];
+                if (node.isCancelled()) {
+                    unlinked(true);
+                } else if (isDueBy(node, currentTick)) {
+                    sink.accept(node);
+                    unlinked(false);
+                } else {
+                    place(node, deadlineTick(node));
+                }
+                nodes[i] = null;
             }
-            if (isDueBy(node, currentTick)) {
-                sink.accept(node);
-            } else {
-                place(node, deadlineTick(node));
-                relinked();
-            }
+        } catch (Throwable t) {
+            salvage(bucket, nodes, i, count);
+            throw t;
+        }
+    }
+
+    /**
+     * A walk of a detached bucket failed at {@code failed} (a sink threw: the worker is about to
+     * fail): the nodes it had not finished go back into the bucket, so the final drain finds them.
+     */
+    private void salvage(final int bucket, final TimeoutNode[] nodes, final int failed, final int count) {
+        if (buckets.salvage(bucket, nodes, 0, failed, count) > 0) {
+            occupied[bucket >>> bits] |= 1L << (bucket & (int) slotMask);
         }
     }
 

@@ -36,8 +36,8 @@ public final class TimeoutNode implements Timeout {
 
     private static final VarHandle STATE;
 
-    /** Installed by the public timers' class initialisers; until then no node has a timer. */
-    private static volatile Function<Timer, TimerCore> coreOfTimer = timer -> null;
+    /** Installed once by the public timers' class initialisers; until then no node has a timer. */
+    private static volatile Function<Timer, TimerCore> coreOfTimer;
 
     static {
         try {
@@ -63,7 +63,13 @@ public final class TimeoutNode implements Timeout {
      *
      * @param lookup returns the engine of a public timer, or null for a timer of another kind
      */
-    public static void installCoreLookup(final Function<Timer, TimerCore> lookup) {
+    public static synchronized void installCoreLookup(final Function<Timer, TimerCore> lookup) {
+        Checks.notNull(lookup, "lookup");
+        // Set once: a second, different lookup (this package is open on the class path) would
+        // make cancels go uncounted.
+        if (coreOfTimer != null && coreOfTimer != lookup) {
+            throw new IllegalStateException("a different core lookup is installed already");
+        }
         coreOfTimer = lookup;
     }
 
@@ -72,7 +78,8 @@ public final class TimeoutNode implements Timeout {
         if (timer == null) {
             return null;
         }
-        TimerCore core = coreOfTimer.apply(timer);
+        Function<Timer, TimerCore> lookup = coreOfTimer;
+        TimerCore core = lookup == null ? null : lookup.apply(timer);
         // Test rigs drive a bare core through an owner of their own; the public timers never get here.
         return core != null || !(timer instanceof CoreOwner owner) ? core : owner.core();
     }
@@ -151,7 +158,7 @@ public final class TimeoutNode implements Timeout {
             task.cancelled(this);
         } catch (Throwable t) {
             logger().log(System.Logger.Level.WARNING,
-                    "An exception was thrown by TimerTask.cancelled() of " + task, t);
+                    "An exception was thrown by TimerTask.cancelled() of " + describe(task), t);
         }
     }
 
@@ -160,7 +167,20 @@ public final class TimeoutNode implements Timeout {
         try {
             task.run(this);
         } catch (Throwable t) {
-            logger().log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask " + task, t);
+            logger().log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask " + describe(task), t);
+        }
+    }
+
+    /**
+     * The task's {@code toString()} for a log message, or its class and identity if that throws:
+     * a broken {@code toString()} must not turn a logged task failure into a worker failure.
+     */
+    static String describe(final Object task) {
+        try {
+            return String.valueOf(task);
+        } catch (Throwable t) {
+            return task.getClass().getName() + '@' + Integer.toHexString(System.identityHashCode(task))
+                    + " (its toString() threw " + t.getClass().getName() + ')';
         }
     }
 

@@ -147,7 +147,7 @@ final class Worker implements Runnable {
             // Never silent: the task is expired (it was handed over) but will not run.
             rejectedTasks.incrementAndGet();
             core.logger().log(System.Logger.Level.ERROR, "The task executor of " + core.name()
-                    + " refused expired TimerTask " + node.task() + "; it will not run", t);
+                    + " refused expired TimerTask " + TimeoutNode.describe(node.task()) + "; it will not run", t);
         }
     }
 
