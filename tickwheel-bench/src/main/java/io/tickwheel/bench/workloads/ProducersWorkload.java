@@ -14,7 +14,7 @@ import java.util.function.BiFunction;
  * with its own ring of half the outstanding timeouts, filled before the start), on a fresh timer
  * per part, after a smaller warm-up part on another instance. Reports per
  * part the wall nanoseconds per operation seen by each thread (their mean) and the process CPU
- * per operation over the time both threads ran.
+ * per operation over the time both threads ran, as the median of {@link Sizes#rounds()} rounds.
  *
  * <p>Threading: two producer threads started here; the caller waits for both, and they stay
  * alive until it has read the process CPU (an exited thread's CPU would no longer be counted).
@@ -56,7 +56,7 @@ public final class ProducersWorkload implements Workload {
             return () -> Loops.scheduleChunked(timer, task, delays, ops);
         };
         runPart(ctx, "schedule", warmup, schedule, false);
-        runPart(ctx, "schedule", perThread, schedule, true);
+        report(ctx, "schedule", perThread, schedule);
 
         int opsPerThread = Math.max(1, ctx.sizes().churnOps() / PRODUCERS);
         int ringSize = Math.max(1, ctx.sizes().churnOutstanding() / PRODUCERS);
@@ -67,10 +67,30 @@ public final class ProducersWorkload implements Workload {
             return () -> Loops.churnChunked(timer, task, ring, ops);
         };
         runPart(ctx, "churn", ctx.sizes().warmup(opsPerThread), churn, false);
-        runPart(ctx, "churn", opsPerThread, churn, true);
+        report(ctx, "churn", opsPerThread, churn);
     }
 
-    private static void runPart(final RunContext ctx, final String part, final int opsPerThread,
+    /** Runs {@link Sizes#rounds()} measured parts, each on a fresh timer, and reports their medians. */
+    private static void report(final RunContext ctx, final String part, final int opsPerThread,
+            final BiFunction<BenchTimer, Integer, Runnable> setup) throws InterruptedException {
+        int rounds = ctx.sizes().rounds();
+        double[][] results = new double[3][rounds];
+        for (int round = 0; round < rounds; round++) {
+            double[] result = runPart(ctx, part, opsPerThread, setup, true);
+            for (int i = 0; i < result.length; i++) {
+                results[i][round] = result[i];
+            }
+        }
+        Metrics m = ctx.newMetrics();
+        m.put(part + "OpsPerThread", opsPerThread);
+        m.put(part + "Rounds", rounds);
+        m.put(part + "WallNsPerOpPerThread", ScheduleWorkload.median(results[0]));
+        m.put(part + "CpuNsPerOp", ScheduleWorkload.median(results[1]));
+        m.put(part + "ProducerCpuNsPerOp", ScheduleWorkload.median(results[2]));
+    }
+
+    /** Runs one part; returns wall ns/op per thread, process and producer CPU ns/op, or null. */
+    private static double[] runPart(final RunContext ctx, final String part, final int opsPerThread,
             final BiFunction<BenchTimer, Integer, Runnable> setup, final boolean report)
             throws InterruptedException {
         BenchTimer timer = ctx.newTimer();
@@ -116,7 +136,7 @@ public final class ProducersWorkload implements Workload {
         }
         timer.stop();
         if (!report) {
-            return;
+            return null;
         }
         long totalOps = (long) opsPerThread * PRODUCERS;
         double wallPerOp = 0;
@@ -125,12 +145,8 @@ public final class ProducersWorkload implements Workload {
             wallPerOp += (double) wall[t] / opsPerThread / PRODUCERS;
             threadCpuPerOp += (double) threadCpu[t] / opsPerThread / PRODUCERS;
         }
-        Metrics m = ctx.newMetrics();
-        m.put(part + "OpsPerThread", opsPerThread);
-        m.put(part + "WallNsPerOpPerThread", wallPerOp);
-        m.put(part + "CpuNsPerOp", (double) (cpu1 - cpu0) / totalOps);
-        m.put(part + "ProducerCpuNsPerOp", threadCpuPerOp);
-        ctx.progress("%s: %.1f wall ns/op per thread, %.1f process CPU ns/op", part, wallPerOp,
-                (double) (cpu1 - cpu0) / totalOps);
+        double cpuPerOp = (double) (cpu1 - cpu0) / totalOps;
+        ctx.progress("%s: %.1f wall ns/op per thread, %.1f process CPU ns/op", part, wallPerOp, cpuPerOp);
+        return new double[] {wallPerOp, cpuPerOp, threadCpuPerOp};
     }
 }

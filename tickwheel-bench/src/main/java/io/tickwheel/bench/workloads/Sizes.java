@@ -127,4 +127,18 @@ public record Sizes(boolean full, double scale) {
         long base = nanos(SECOND / 2, SECOND / 10);
         return Math.max(base, (count / 100_000 + 3) * tickNanos);
     }
+
+    /**
+     * How many measured rounds a short workload (W1, W7's schedule part) repeats, each on a fresh
+     * timer, so its median is not one JIT or scheduler hiccup: a million schedules take about
+     * 50 ms, and single runs of the same timer differed by 2x.
+     *
+     * @return 5 in the full run, 3 in the quick one, 1 below a tenth of the scale (smoke tests)
+     */
+    public int rounds() {
+        if (scale < 0.1) {
+            return 1;
+        }
+        return full ? 5 : 3;
+    }
 }
