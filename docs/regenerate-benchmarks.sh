@@ -19,6 +19,9 @@ java -jar "$jar" --full --out "$out" "$@"
   echo "timer, each workload x timer in a fresh JVM. Ratios are against Netty 4.1's HashedWheelTimer"
   echo "at 1 ms / 512 (\`/netty41\`) and against the floor (\`/floor\`) measured in the same run; lower"
   echo "is better. The run's date, JVM, flags and machine are the first lines of the table."
+  echo "W1 and W7 report the median of 5 measured rounds, each on a fresh timer (a round of W1 takes"
+  echo "about 50 ms). The machine is a shared 2-core VM: W3's tails and single-run scenario figures"
+  echo "move between runs, so compare ratios within a run, and rerun an outlier before trusting it."
   echo "The HTML report with charts, the JSON and the .hgrm files of this run are in \`$out\`."
   echo
   echo '```'
