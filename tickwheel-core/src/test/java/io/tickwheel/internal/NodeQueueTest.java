@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -44,6 +46,9 @@ class NodeQueueTest {
     }
 
     @Test
+    // A hand-off bug makes the consumer wait forever for a slot; on a separate thread the timeout
+    // fails the test instead of hanging the build.
+    @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void offer_manyProducersWhileConsuming_deliversEachNodeOnceInPerProducerOrder() throws Exception {
         int producers = 4;
         int perProducer = 250_000;
