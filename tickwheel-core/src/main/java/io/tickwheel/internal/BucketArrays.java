@@ -24,7 +24,7 @@ final class BucketArrays {
 
     /**
      * Nodes a wheel looks at in one go before expiring them (see
-     * {@link TimingWheel#dropCancelled}): few enough that they are still cached when expired.
+     * {@link TimingWheel#clearCancelled}): few enough that they are still cached when expired.
      */
     static final int BLOCK = 256;
     /** Capacity of a bucket's first array. */

@@ -111,7 +111,7 @@ public final class HashedWheel extends TimingWheel {
         try {
             for (int from = 0; from < count; from += BucketArrays.BLOCK) {
                 int to = Math.min(count, from + BucketArrays.BLOCK);
-                dropCancelled(nodes, from, to);
+                clearCancelled(nodes, from, to);
                 for (i = from; i < to; i++) {
                     TimeoutNode node = nodes[i];
                     if (node == null) {
@@ -147,11 +147,7 @@ public final class HashedWheel extends TimingWheel {
     public long purgeCancelled() {
         long before = droppedCancelled();
         for (int bucket = 0; bucket <= mask; bucket++) {
-            int dropped = buckets.dropCancelled(bucket);
-            for (int i = 0; i < dropped; i++) {
-                unlinked(true);
-            }
-            if (buckets.count(bucket) == 0) {
+            if (purgeBucket(buckets, bucket) == 0) {
                 minTick[bucket] = EMPTY;
             }
         }

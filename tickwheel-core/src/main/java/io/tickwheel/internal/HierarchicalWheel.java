@@ -137,7 +137,7 @@ public final class HierarchicalWheel extends TimingWheel {
         try {
             for (int from = 0; from < count; from += BucketArrays.BLOCK) {
                 int to = Math.min(count, from + BucketArrays.BLOCK);
-                dropCancelled(nodes, from, to);
+                clearCancelled(nodes, from, to);
                 // The hot path of expiry: kept as its own loop so the sink call stays monomorphic.
                 for (i = from; i < to; i++) {
                     TimeoutNode node = nodes[i];
@@ -198,11 +198,7 @@ public final class HierarchicalWheel extends TimingWheel {
     public long purgeCancelled() {
         long before = droppedCancelled();
         for (int bucket = 0; bucket < buckets.buckets(); bucket++) {
-            int dropped = buckets.dropCancelled(bucket);
-            for (int i = 0; i < dropped; i++) {
-                unlinked(true);
-            }
-            if (dropped > 0 && buckets.count(bucket) == 0) {
+            if (buckets.count(bucket) > 0 && purgeBucket(buckets, bucket) == 0) {
                 emptied(bucket);
             }
         }

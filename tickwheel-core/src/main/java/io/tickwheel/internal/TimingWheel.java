@@ -119,6 +119,18 @@ public abstract class TimingWheel {
         return currentTick;
     }
 
+    /**
+     * Drops the cancelled nodes of one bucket, keeping the rest in order, and counts them.
+     *
+     * @return how many nodes the bucket still holds
+     */
+    final int purgeBucket(final BucketArrays buckets, final int bucket) {
+        int dropped = buckets.dropCancelled(bucket);
+        size -= dropped;
+        droppedCancelled += dropped;
+        return buckets.count(bucket);
+    }
+
     final void unlinked(final boolean cancelled) {
         size--;
         if (cancelled) {
@@ -155,7 +167,7 @@ public abstract class TimingWheel {
      * misses, while the expiry that follows does one CAS per node, which as a full fence would
      * otherwise take every miss one at a time.
      */
-    final void dropCancelled(final TimeoutNode[] nodes, final int from, final int to) {
+    final void clearCancelled(final TimeoutNode[] nodes, final int from, final int to) {
         for (int i = from; i < to; i++) {
             if (nodes[i].isCancelled()) {
                 nodes[i] = null;
