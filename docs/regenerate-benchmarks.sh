@@ -10,6 +10,9 @@ cp tickwheel-bench/target/tickwheel-bench.jar "$jar"   # a later build cannot sw
 out=target/bench-full
 rm -rf "$out"
 java -jar "$jar" --full --out "$out" "$@"
+# The "Cluster" and "Durable" sections (ClusterBench and DurableBench, run by hand) are kept across
+# regenerations: everything from the first of them to the end of the file.
+durable=$(sed -n '/^## \(Cluster\|Durable\)$/,$p' docs/BENCHMARKS.md)
 
 {
   echo "# Benchmarks"
@@ -19,13 +22,21 @@ java -jar "$jar" --full --out "$out" "$@"
   echo "timer, each workload x timer in a fresh JVM. Ratios are against Netty 4.1's HashedWheelTimer"
   echo "at 1 ms / 512 (\`/netty41\`) and against the floor (\`/floor\`) measured in the same run; lower"
   echo "is better. The run's date, JVM, flags and machine are the first lines of the table."
-  echo "W1 and W7 report the median of 5 measured rounds, each on a fresh timer (a round of W1 takes"
-  echo "about 50 ms). The machine is a shared 2-core VM: W3's tails and single-run scenario figures"
-  echo "move between runs, so compare ratios within a run, and rerun an outlier before trusting it."
+  echo "W1 and W7 follow BENCH.md's method: two warm-up rounds of the full size on fresh timers, then"
+  echo "five measured rounds, each on a fresh timer with garbage collected before it, process CPU over"
+  echo "the loop only, the median reported (the summary gives the ratio's range over the rounds). W2"
+  echo "warms up at its full size and collects before its measured loop. Before 2026-11-23 the"
+  echo "harness did not collect between rounds, so every round allocated into heap pages the JVM had"
+  echo "never touched and paid a page fault per 4 KiB, which inflated each timer's W1, W2 and W7 in"
+  echo "proportion to the bytes it allocates (Netty's W1 wall time by 1.6 x); figures from before then"
+  echo "are not comparable. The machine is a shared 2-core VM: W1 medians move up to 10 % between"
+  echo "runs, W3's tails and single-run scenario figures more, so compare ratios within a run, and"
+  echo "rerun an outlier before trusting it."
   echo "The HTML report with charts, the JSON and the .hgrm files of this run are in \`$out\`."
   echo
   echo '```'
   cat "$out/table.txt"
   echo '```'
+  if [ -n "$durable" ]; then echo; echo "$durable"; fi
 } > docs/BENCHMARKS.md
 echo "wrote docs/BENCHMARKS.md" >&2

@@ -18,9 +18,13 @@ public interface Timeout {
     Timer timer();
 
     /**
-     * Returns the task this timeout runs.
+     * Returns the task this timeout runs. Once {@link #cancel()} has cancelled this timeout and
+     * delivered {@link TimerTask#cancelled(Timeout)}, the timer lets go of the task, so that a
+     * cancelled timeout retains nothing of what the task holds (a request's context, say), and
+     * this returns null; inside {@code cancelled()} it still returns the task. Timeouts returned
+     * by {@link Timer#stop()} keep their tasks, for callers that reschedule them.
      *
-     * @return the task
+     * @return the task, or null after a completed {@link #cancel()}
      */
     TimerTask task();
 

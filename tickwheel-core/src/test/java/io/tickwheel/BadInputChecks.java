@@ -76,7 +76,8 @@ final class BadInputChecks {
     /** Both set the level size; the later call wins (both calls in the row end with 4 buckets). */
     static final Check LAST_CALL_WINS = (f, before, result) -> {
         HierarchicalWheelTimer.Builder builder = (HierarchicalWheelTimer.Builder) result;
-        assertThat(BadInputFixture.fields(builder)).contains("wheelBits=2");
+        // The builder keeps its settings in one TimerOptions; 2 is log2 of 4 buckets per level.
+        assertThat(BadInputFixture.fields(builder).toString()).contains("kind=HIERARCHICAL").contains("wheelSize=2,");
         awaitFires(f.own(builder.build()), 1);
     };
 

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +37,10 @@ final class BadInputExecutorTable {
     private static final String FUTURE = "ScheduledFuture#";
     private static final String OR = "TimeoutFutures#orTimeout(CompletableFuture,long,TimeUnit,Timer)";
     private static final String ON = "TimeoutFutures#completeOnTimeout(CompletableFuture,Object,long,TimeUnit,Timer)";
+    private static final String OR_EX = "TimeoutFutures#orTimeout(CompletableFuture,long,TimeUnit,Timer,Executor)";
+    private static final String ON_EX =
+            "TimeoutFutures#completeOnTimeout(CompletableFuture,Object,long,TimeUnit,Timer,Executor)";
+    private static final Executor EX = Runnable::run;
     private static final Runnable RUN = BadInputExecutorTable::nothing;
     private static final Callable<String> A = () -> "a";
     private static final Class<IllegalArgumentException> IAE = IllegalArgumentException.class;
@@ -152,13 +157,22 @@ final class BadInputExecutorTable {
                         call(FUTURE + "cancel(boolean)", f -> f.executor.schedule(A, 1, TimeUnit.HOURS).cancel(false))),
                 rejects("futures.f.null", NPE, "f",
                         call(OR, f -> TimeoutFutures.orTimeout(noFuture, 1, MS, f.hierarchical)),
-                        call(ON, f -> TimeoutFutures.completeOnTimeout(noFuture, "v", 1, MS, f.hierarchical))),
+                        call(ON, f -> TimeoutFutures.completeOnTimeout(noFuture, "v", 1, MS, f.hierarchical)),
+                        call(OR_EX, f -> TimeoutFutures.orTimeout(noFuture, 1, MS, f.hierarchical, EX)),
+                        call(ON_EX, f -> TimeoutFutures.completeOnTimeout(noFuture, "v", 1, MS, f.hierarchical, EX))),
                 rejects("futures.unit.null", NPE, "unit",
                         call(OR, f -> TimeoutFutures.orTimeout(f.future, 1, null, f.idle)),
-                        call(ON, f -> TimeoutFutures.completeOnTimeout(f.future, "v", 1, null, f.hierarchical))),
+                        call(ON, f -> TimeoutFutures.completeOnTimeout(f.future, "v", 1, null, f.hierarchical)),
+                        call(OR_EX, f -> TimeoutFutures.orTimeout(f.future, 1, null, f.idle, EX)),
+                        call(ON_EX, f -> TimeoutFutures.completeOnTimeout(f.future, "v", 1, null, f.hierarchical, EX))),
                 rejects("futures.timer.null", NPE, "timer",
                         call(OR, f -> TimeoutFutures.orTimeout(f.future, 1, MS, null)),
-                        call(ON, f -> TimeoutFutures.completeOnTimeout(f.future, "v", 1, MS, null))),
+                        call(ON, f -> TimeoutFutures.completeOnTimeout(f.future, "v", 1, MS, null)),
+                        call(OR_EX, f -> TimeoutFutures.orTimeout(f.future, 1, MS, null, EX)),
+                        call(ON_EX, f -> TimeoutFutures.completeOnTimeout(f.future, "v", 1, MS, null, EX))),
+                rejects("futures.executor.null", NPE, "executor",
+                        call(OR_EX, f -> TimeoutFutures.orTimeout(f.future, 1, MS, f.idle, null)),
+                        call(ON_EX, f -> TimeoutFutures.completeOnTimeout(f.future, "v", 1, MS, f.hierarchical, null))),
                 accepts("futures.value.null", returns(null), call(ON,
                         f -> TimeoutFutures.completeOnTimeout(new CompletableFuture<String>(), null, 1, MS,
                                 f.hierarchical))),

@@ -38,6 +38,13 @@ final class BadInputTable {
     static final TimeUnit DAYS = TimeUnit.DAYS;
     /** A factory that breaks its contract by returning no thread. */
     static final ThreadFactory NULL_FACTORY = runnable -> null;
+    /** A factory that breaks its contract by returning a thread it already started. */
+    static final ThreadFactory STARTED_FACTORY = runnable -> {
+        Thread thread = new Thread(() -> { }, "bad-input-already-started");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    };
     static final TimerTask TASK = timeout -> { };
 
     private static final Class<IllegalArgumentException> IAE = IllegalArgumentException.class;
@@ -48,7 +55,8 @@ final class BadInputTable {
 
     static List<BadInputRow> all() {
         return Stream.of(hashed(), hierarchical(), newTimeout(), BadInputExecutorTable.executor(),
-                BadInputExecutorTable.executorBulk(), BadInputExecutorTable.futures()).flatMap(List::stream).toList();
+                BadInputExecutorTable.executorBulk(), BadInputExecutorTable.futures(),
+                BadInputStatsTable.stats()).flatMap(List::stream).toList();
     }
 
     private static List<BadInputRow> hashed() {
@@ -59,6 +67,10 @@ final class BadInputTable {
                         hashedConstructors("threadFactory", NULL_FACTORY))
                         .and(call(HB + "threadFactory(ThreadFactory)",
                                 f -> HashedWheelTimer.builder().threadFactory(NULL_FACTORY).build())),
+                rejects("hashed.threadFactory.returnsStarted", IllegalStateException.class, "threadFactory",
+                        hashedConstructors("threadFactory", STARTED_FACTORY))
+                        .and(call(HB + "threadFactory(ThreadFactory)",
+                                f -> HashedWheelTimer.builder().threadFactory(STARTED_FACTORY).build())),
                 rejects("hashed.unit.null", NPE, "unit", hashedConstructors("unit", null))
                         .and(call(HB + TICK_LONG, f -> f.hashedBuilder.tickDuration(1, null))),
                 rejects("hashed.tickDuration.null", NPE, "tickDuration",
@@ -121,6 +133,9 @@ final class BadInputTable {
                 rejects("hierarchical.threadFactory.returnsNull", IllegalStateException.class, "threadFactory",
                         call(RB + "threadFactory(ThreadFactory)",
                                 f -> HierarchicalWheelTimer.builder().threadFactory(NULL_FACTORY).build())),
+                rejects("hierarchical.threadFactory.returnsStarted", IllegalStateException.class, "threadFactory",
+                        call(RB + "threadFactory(ThreadFactory)",
+                                f -> HierarchicalWheelTimer.builder().threadFactory(STARTED_FACTORY).build())),
                 rejects("hierarchical.unit.null", NPE, "unit",
                         call(RB + TICK_LONG, f -> f.hierarchicalBuilder.tickDuration(1, null))),
                 rejects("hierarchical.tickDuration.null", NPE, "tickDuration",

@@ -67,6 +67,33 @@ class HashedWheelTimerLeakTest {
     }
 
     @Test
+    void instanceWarningThreshold_property_movesTheThreshold_andZeroTurnsItOff() {
+        String property = "io.tickwheel.instanceWarningThreshold";
+        int before = LeakGuardAccess.live();
+        try (LogCapture log = LogCapture.of(LOGGER)) {
+            LeakGuardAccess.resetWarning();
+            System.setProperty(property, Integer.toString(before + 2));
+            timers.add(new HashedWheelTimer(threadFactory, 1, TimeUnit.MILLISECONDS, 8, false));
+            timers.add(new HashedWheelTimer(threadFactory, 1, TimeUnit.MILLISECONDS, 8, false));
+            assertThat(log.find(Level.SEVERE, TOO_MANY)).isEmpty();
+            timers.add(new HashedWheelTimer(threadFactory, 1, TimeUnit.MILLISECONDS, 8, false));
+            assertThat(log.find(Level.SEVERE, TOO_MANY)).singleElement()
+                    .satisfies(r -> assertThat(LogCapture.message(r)).contains("More than " + (before + 2)));
+            timers.forEach(Timer::stop);
+
+            LeakGuardAccess.resetWarning();
+            System.setProperty(property, "0");
+            while (LeakGuardAccess.live() < LeakGuardAccess.INSTANCE_LIMIT + 3) {
+                timers.add(new HashedWheelTimer(threadFactory, 1, TimeUnit.MILLISECONDS, 8, false));
+            }
+            assertThat(log.find(Level.SEVERE, TOO_MANY)).as("0 turns the warning off").hasSize(1);
+        } finally {
+            System.clearProperty(property);
+            LeakGuardAccess.resetWarning();
+        }
+    }
+
+    @Test
     void leakDetection_timerDroppedWithoutStop_logsLeakAndWorkerExits() {
         try (LogCapture log = LogCapture.of(LOGGER)) {
             WeakReference<Timer> dropped = startAndDrop(factory -> new HashedWheelTimer(factory, 1,

@@ -42,6 +42,14 @@ abstract class TimerFaultSupport extends TimerContractSupport {
         return track(schedule(timer, probe, delayMillis));
     }
 
+    /**
+     * The probe a tracked timeout runs, from the ledger: {@code timeout.task()} is null once a
+     * {@code cancel()} of it completed (the timer lets go of cancelled tasks).
+     */
+    final Probe probeOf(final Timeout timeout) {
+        return created.get(timeout);
+    }
+
     /** Enters a timeout created elsewhere (say, by a task); its task must be a {@link Probe}. */
     final Timeout track(final Timeout timeout) {
         assertThat(created.put(timeout, (Probe) timeout.task())).as("tracked twice: %s", timeout).isNull();

@@ -239,7 +239,7 @@ abstract class TimerLifecycleContract extends TimerContractSupport {
             assertThat(entered.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
             assertThat(timer.stop()).containsExactly(far);
             assertThat(workerThread().isAlive()).isFalse();
-            assertThat(log.find(Level.WARNING, "Probe(blocker)")).hasSize(1);
+            assertThat(log.find(Level.WARNING, "thrown by TimerTask Probe(blocker)")).hasSize(1);
         }
     }
 

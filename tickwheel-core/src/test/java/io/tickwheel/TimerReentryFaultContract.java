@@ -123,13 +123,13 @@ abstract class TimerReentryFaultContract extends TimerTaskFaultContract {
         clock.advance(Duration.ofMillis(10));
         awaitRuns(next);
 
-        int ran = siblings.stream().mapToInt(timeout -> ((Probe) timeout.task()).runs()).sum();
+        int ran = siblings.stream().mapToInt(timeout -> probeOf(timeout).runs()).sum();
         assertThat(selfCancels).hasSize(ran).containsOnly(false);
         assertThat(new ArrayList<>(order)).hasSize(ran + 1).endsWith("next");
         if (!onExecutor) {
             assertThat(ran).as("siblings that ran").isEqualTo(1);
             for (Timeout sibling : siblings) {
-                Probe probe = (Probe) sibling.task();
+                Probe probe = probeOf(sibling);
                 assertThat(probe.runs() == 1 || probe.cancelledOn.get() == workerThread())
                         .as("%s ran, or was told on the worker", probe).isTrue();
             }

@@ -44,10 +44,10 @@ class TimerStressTest {
         return Stream.of(
                 arguments("HashedWheelTimer 1 ms x 512", (Function<ThreadFactory, Timer>) factory ->
                         HashedWheelTimer.builder().threadFactory(factory).tickDuration(1, TimeUnit.MILLISECONDS)
-                                .ticksPerWheel(512).build()),
+                                .ticksPerWheel(512).slowTaskThreshold(Duration.ZERO).build()),
                 arguments("HierarchicalWheelTimer 1 ms x 64", (Function<ThreadFactory, Timer>) factory ->
                         HierarchicalWheelTimer.builder().threadFactory(factory).tickDuration(Duration.ofMillis(1))
-                                .build()));
+                                .slowTaskThreshold(Duration.ZERO).build()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -61,13 +61,19 @@ class TimerStressTest {
                 thread.setDaemon(true);
                 return thread;
             }));
+            StatsReader reader = new StatsReader(run.timer);
+            reader.start();
             try {
                 run.execute();
             } finally {
                 run.timer.stop();
+                reader.finish();
             }
             run.verify();
-            // Nothing here throws or is refused: any WARNING or ERROR (a failed worker) is a bug.
+            assertThat(reader.problems).as("stats() read while the run went on, seed %d", seed).isEmpty();
+            assertThat(reader.reads).as("stats() reads during the run").isPositive();
+            // Nothing here throws or is refused: any WARNING or ERROR (a failed worker) is a bug. (The
+            // slow-task check is off above: on a loaded machine a trivial task can be descheduled 100 ms.)
             assertThat(log.lines(Level.WARNING)).as("seed %d", seed).isEmpty();
             assertThat(log.lines(Level.SEVERE)).as("seed %d", seed).isEmpty();
         }
@@ -219,8 +225,11 @@ class TimerStressTest {
         }
 
         static void cancel(final Timeout timeout) {
+            // Read before cancel(): a completed cancel lets go of the task. If our cancel wins, no
+            // other cancel completed before it, so this read saw the task.
+            TimerTask task = timeout == null ? null : timeout.task();
             if (timeout != null && timeout.cancel()) {
-                ((Tracked) timeout.task()).cancelWon();
+                ((Tracked) task).cancelWon();
             }
         }
 
@@ -276,6 +285,27 @@ class TimerStressTest {
             assertThat(refusedByThread).as(seedText).allSatisfy(list -> assertThat(list).hasSize(1));
             assertThat(outcomes[2]).as(seedText).isEqualTo(stopped.size());
             assertThat(timer.pendingTimeouts()).as(seedText).isZero();
+            verifyStats(seedText, accepted.size(), refused.size(), outcomes);
+        }
+
+        /**
+         * The counters agree with what the tasks saw. A newTimeout refused because it raced stop()
+         * may have been offered first: then it counts as scheduled and cancelled, never as accepted.
+         */
+        private void verifyStats(final String seedText, final long accepted, final long refused,
+                final long[] outcomes) {
+            TimerStats stats = StatsReader.stats(timer);
+            long racedStop = stats.scheduled() - accepted;
+            assertThat(stats.pending()).as(seedText).isZero();
+            assertThat(stats.scheduled()).as("%s: %s", seedText, stats)
+                    .isEqualTo(stats.expired() + stats.cancelled() + stats.pending());
+            assertThat(stats.expired()).as(seedText).isEqualTo(outcomes[0]);
+            assertThat(stats.cancelled()).as("%s: cancel() wins, stop()'s set, refused racers", seedText)
+                    .isEqualTo(outcomes[1] + outcomes[2] + racedStop);
+            assertThat(racedStop).as(seedText).isBetween(0L, refused);
+            assertThat(stats.lateness().count()).as(seedText).isEqualTo(stats.expired());
+            assertThat(stats.taskTime().count()).as(seedText).isEqualTo(stats.expired());
+            assertThat(stats.taskFailures() + stats.executorRejections() + stats.rejected()).as(seedText).isZero();
         }
     }
 }

@@ -144,8 +144,11 @@ abstract class TimerTaskFaultContract extends TimerFaultSupport {
             Set<Timeout> returned = stop(timer);
 
             assertThat(returned).containsAll(far);
-            assertThat(log.find(Level.WARNING, "Probe(blocker)")).singleElement()
+            assertThat(log.find(Level.WARNING, "thrown by TimerTask Probe(blocker)")).singleElement()
                     .satisfies(logRecord -> assertThat(logRecord.getThrown()).isInstanceOf(InterruptedException.class));
+            // It blocked until stop() gave up waiting (100 ms) and interrupted it: a slow task, logged once.
+            assertThat(log.find(Level.WARNING, "TimerTask Probe(blocker) of")).singleElement()
+                    .satisfies(logRecord -> assertThat(LogCapture.message(logRecord)).contains("slow-task threshold"));
             assertThat(workerThread().isAlive()).isFalse();
             assertEveryTimeoutEndedExactlyOnce(timer);
         }

@@ -18,13 +18,26 @@ import java.util.regex.Pattern;
  */
 final class Options {
 
+    /**
+     * The quick run's timers: the bar's subject, tickwheel's hashed wheel, the peer every ratio
+     * is taken against, and the floor. Few timers, so each cell can run at full size.
+     */
+    static final List<String> QUICK_TIMERS = List.of(TimerCatalog.TICKWHEEL_HIER,
+            "tickwheel-hashed-1ms", TimerCatalog.NETTY_41_1MS, TimerCatalog.FLOOR);
+
+    /** The quick run's workloads: W7 (W1 and W2 from two threads) needs --full. */
+    static final List<String> QUICK_WORKLOADS = List.of("W1", "W2", "W3", "W4", "W5", "W6");
+
     static final String USAGE = String.join("\n",
             "usage: java -jar tickwheel-bench.jar [--quick | --full] [options]",
-            "  --quick               every workload x every timer, counts scaled down, < 2 min"
-                    + " (default)",
-            "  --full                BENCH.md's sizes plus every scenario, < 20 min",
-            "  --timers a,b,c        timers to run (default: all); ids: " + timerIds(),
-            "  --workloads W1,W3     workloads to run (default: all; 'none' for none)",
+            "  --quick               W1-W6 at BENCH.md's sizes (W4/W5 shortened) against "
+                    + String.join(", ", QUICK_TIMERS) + ", < 2 min (default)",
+            "  --full                every timer, W1-W7 at BENCH.md's sizes plus every scenario,"
+                    + " < 20 min",
+            "  --timers a,b,c        timers to run (default: quick's four, or all with --full);"
+                    + " ids: " + timerIds(),
+            "  --workloads W1,W3     workloads to run (default: W1-W6 quick, W1-W7 full; 'none'"
+                    + " for none)",
             "  --scenarios [a,b]     scenario presets to run (alone: all): rpc, heartbeat,"
                     + " lease, order-close",
             "  --scale f             multiply every count by f (default 1)",
@@ -40,8 +53,8 @@ final class Options {
     double scale = 1.0;
     Path out = Path.of("bench-out");
     List<String> jvmFlags = defaultFlags();
-    List<TimerSpec> timers = TimerCatalog.all();
-    List<Workload> workloads = WorkloadCatalog.workloads();
+    List<TimerSpec> timers;
+    List<Workload> workloads;
     List<Workload> scenarios = List.of();
     boolean scenariosChosen;
     boolean help;
@@ -71,6 +84,13 @@ final class Options {
         }
         if (o.full && !o.scenariosChosen) {
             o.scenarios = WorkloadCatalog.scenarios();
+        }
+        if (o.timers == null) {
+            o.timers = o.full ? TimerCatalog.all() : timers(String.join(",", QUICK_TIMERS));
+        }
+        if (o.workloads == null) {
+            o.workloads = o.full ? WorkloadCatalog.workloads()
+                    : workloads(String.join(",", QUICK_WORKLOADS), false);
         }
         return o;
     }

@@ -56,12 +56,27 @@ public final class Simulator {
      */
     public static int run(final String[] args, final PrintStream stdout)
             throws IOException, InterruptedException {
+        return run(args, stdout, System.err);
+    }
+
+    /**
+     * Runs the simulator.
+     *
+     * @param args the command line
+     * @param stdout where the table goes
+     * @param stderr where progress and errors go, the children's included
+     * @return 0 when every run succeeded, 1 when one failed, 2 for a bad command line
+     * @throws IOException if an output file cannot be written
+     * @throws InterruptedException if interrupted while a child runs
+     */
+    public static int run(final String[] args, final PrintStream stdout, final PrintStream stderr)
+            throws IOException, InterruptedException {
         Options options;
         try {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.println(Options.USAGE);
+            stderr.println(e.getMessage());
+            stderr.println(Options.USAGE);
             return 2;
         }
         if (options.help) {
@@ -75,18 +90,18 @@ public final class Simulator {
         List<String[]> plan = plan(workloads, options.timers);
         Path out = options.out;
         Files.createDirectories(out.resolve("logs"));
-        System.err.printf(Locale.ROOT, "tickwheel-bench %s run: %d workloads x %d timers = %d "
+        stderr.printf(Locale.ROOT, "tickwheel-bench %s run: %d workloads x %d timers = %d "
                 + "child JVMs, output in %s%n", options.mode(), workloads.size(),
                 options.timers.size(), plan.size(), out.toAbsolutePath());
         ChildLauncher launcher = new ChildLauncher(options.jvmFlags, out.resolve("logs"),
-                options.full ? 900 : 300);
+                options.full ? 900 : 300, stderr);
         List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < plan.size(); i++) {
             String[] pair = plan.get(i);
-            System.err.printf(Locale.ROOT, "[%2d/%d] %s x %s%n", i + 1, plan.size(), pair[0],
+            stderr.printf(Locale.ROOT, "[%2d/%d] %s x %s%n", i + 1, plan.size(), pair[0],
                     pair[1]);
             RunResult r = launcher.run(pair[0], pair[1], options.mode(), options.scale);
-            System.err.printf(Locale.ROOT, "       %.1f s  %s%n", r.seconds(), headline(r));
+            stderr.printf(Locale.ROOT, "       %.1f s  %s%n", r.seconds(), headline(r));
             results.add(r);
         }
         Report report = Outputs.report(options, workloads, Outputs.withIdleSubtracted(results),
@@ -96,7 +111,7 @@ public final class Simulator {
         stdout.print(table);
         stdout.flush();
         long failed = results.stream().filter(r -> !r.ok()).count();
-        System.err.printf(Locale.ROOT, "done in %.1f s (%d runs, %d failed); report: %s%n",
+        stderr.printf(Locale.ROOT, "done in %.1f s (%d runs, %d failed); report: %s%n",
                 (System.nanoTime() - start) / 1e9, results.size(), failed,
                 out.resolve("report.html").toAbsolutePath());
         return failed == 0 ? 0 : 1;
@@ -125,10 +140,14 @@ public final class Simulator {
         }
         StringBuilder line = new StringBuilder();
         List<Column> columns = Columns.of(r.workload());
-        for (int i = 0; i < Math.min(3, columns.size()); i++) {
-            Column c = columns.get(i);
-            line.append(c.header()).append(' ')
-                    .append(String.format(Locale.ROOT, "%.3f", r.num(c.key()))).append("  ");
+        int shown = 0;
+        for (Column c : columns) {
+            double value = r.num(c.key());
+            if (Double.isFinite(value) && shown < 3) { // derived columns come after all runs
+                line.append(c.header()).append(' ')
+                        .append(String.format(Locale.ROOT, "%.3f", value)).append("  ");
+                shown++;
+            }
         }
         return line.toString().trim();
     }

@@ -145,12 +145,19 @@ final class BucketArrays {
     void checkBucket(final int bucket) {
         int count = counts[bucket];
         TimeoutNode[] nodes = arrays[bucket];
-        TimingWheel.check(count >= 0 && (count == 0 || (nodes != null && count <= nodes.length)),
+        check(count >= 0 && (count == 0 || (nodes != null && count <= nodes.length)),
                 "count " + count + " of bucket " + bucket);
-        TimingWheel.check(nodes == null || count == nodes.length || nodes[count] == null,
+        check(nodes == null || count == nodes.length || nodes[count] == null,
                 "stale reference after the nodes of bucket " + bucket);
         for (int i = 0; i < count; i++) {
-            TimingWheel.check(nodes[i] != null, "null node " + i + " in bucket " + bucket);
+            check(nodes[i] != null, "null node " + i + " in bucket " + bucket);
+        }
+    }
+
+    /** Throws if {@code condition} is false; used by {@link #checkBucket}. */
+    private static void check(final boolean condition, final String what) {
+        if (!condition) {
+            throw new AssertionError("wheel invariant broken: " + what);
         }
     }
 }

@@ -2,10 +2,8 @@ package io.tickwheel.internal;
 
 import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
-import io.tickwheel.TimerTask;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
@@ -13,8 +11,14 @@ import java.util.function.BiConsumer;
 /**
  * The timeout behind {@code TimeoutFutures}: one object that is the timer task (on expiry,
  * completes the future), the future's completion callback (cancels the timeout and lets go of
- * the future) and the completion job handed to {@link ForkJoinPool#commonPool()}, so
- * that the future's dependent stages never run on the timer's worker thread.
+ * the future) and the completion job handed to the completion executor ({@link CompletionExecutor}
+ * unless the caller chose one), so that the future's dependent stages never run on the timer's
+ * worker thread, nor wait behind a saturated {@link java.util.concurrent.ForkJoinPool#commonPool()}.
+ *
+ * <p>Every future armed here completes, whatever an executor does: the timer task is a
+ * {@link HandOffTask}, so a timer whose task executor refuses it runs it on its worker; and if the
+ * completion executor refuses the completion job (or throws an Error), the job runs on the thread
+ * that handed it over, a late completion there beating a future that never completes.
  *
  * <p>Threading: thread-safe. {@code timeout} is written once, before the future's
  * {@code whenComplete} registers this object, and read only by that callback, so the future's
@@ -25,7 +29,7 @@ import java.util.function.BiConsumer;
  *
  * @param <T> the future's result type
  */
-public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Throwable>, Runnable {
+public final class FuturesTimeoutTask<T> implements HandOffTask, BiConsumer<T, Throwable>, Runnable {
 
     /** The future to complete; null once it completed. */
     private CompletableFuture<T> future;
@@ -33,12 +37,16 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
     private T value;
     /** True: complete exceptionally with a {@link TimeoutException}; false: with {@code value}. */
     private final boolean timesOut;
+    /** Where the future is completed, and so where its dependent stages run. */
+    private final Executor completer;
     private Timeout timeout;
 
-    private FuturesTimeoutTask(final CompletableFuture<T> future, final T value, final boolean timesOut) {
+    private FuturesTimeoutTask(final CompletableFuture<T> future, final T value, final boolean timesOut,
+            final Executor completer) {
         this.future = future;
         this.value = value;
         this.timesOut = timesOut;
+        this.completer = completer;
     }
 
     /**
@@ -52,13 +60,15 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
      * @param delay the delay
      * @param unit the delay's unit
      * @param timer the timer to hold the timeout
+     * @param completer the executor that completes the future when the delay passes
      * @return {@code future}
      */
     @SuppressWarnings("FutureReturnValueIgnored") // whenComplete's stage only mirrors future
     public static <T> CompletableFuture<T> arm(final CompletableFuture<T> future, final T value,
-            final boolean timesOut, final long delay, final TimeUnit unit, final Timer timer) {
+            final boolean timesOut, final long delay, final TimeUnit unit, final Timer timer,
+            final Executor completer) {
         if (!future.isDone()) {
-            FuturesTimeoutTask<T> task = new FuturesTimeoutTask<>(future, value, timesOut);
+            FuturesTimeoutTask<T> task = new FuturesTimeoutTask<>(future, value, timesOut, completer);
             task.timeout = timer.newTimeout(task, delay, unit);
             future.whenComplete(task); // at once, cancelling the timeout, if the future is done
         }
@@ -70,7 +80,7 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
     public void run(final Timeout expired) {
         CompletableFuture<T> target = future;
         if (target != null && !target.isDone()) {
-            handOff(this);
+            handOff(completer, this);
         }
     }
 
@@ -83,7 +93,7 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
     public void cancelled(final Timeout cancelled) {
         CompletableFuture<T> target = future;
         if (target != null && !target.isDone()) {
-            handOff(() -> target.completeExceptionally(
+            handOff(completer, () -> target.completeExceptionally(
                     new IllegalStateException("the timer was stopped before the timeout fired")));
         }
     }
@@ -96,7 +106,7 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
         value = null;
     }
 
-    /** The completion job, on the common pool. */
+    /** The completion job, on the completion executor. */
     @Override
     public void run() {
         CompletableFuture<T> target = future;
@@ -110,12 +120,14 @@ public final class FuturesTimeoutTask<T> implements TimerTask, BiConsumer<T, Thr
         }
     }
 
-    /** Runs {@code job} on the common pool; in the calling thread only if the pool refuses it. */
-    private static void handOff(final Runnable job) {
+    /** Runs {@code job} on {@code executor}; in the calling thread only if the executor refuses it. */
+    private static void handOff(final Executor executor, final Runnable job) {
         try {
-            ForkJoinPool.commonPool().execute(job);
-        } catch (RejectedExecutionException e) {
-            job.run(); // a late completion here beats a future that never completes
+            executor.execute(job);
+        } catch (Throwable refused) {
+            // Refused, or an Error (no thread could be started): a late completion here beats a
+            // future that never completes.
+            job.run();
         }
     }
 }

@@ -134,13 +134,8 @@ public final class HashedWheel extends TimingWheel {
             throw t;
         }
         buckets.truncate(bucket, kept);
-        minTick[bucket] = kept == 0 ? EMPTY : ceilTick(minDeadline);
+        minTick[bucket] = kept == 0 ? EMPTY : ceilTicks(minDeadline);
         earliestStale = true;
-    }
-
-    private long ceilTick(final long elapsed) {
-        long tick = ticksIn(elapsed);
-        return tick * tickNanos == elapsed ? tick : tick + 1;
     }
 
     @Override

@@ -8,9 +8,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Counts live timers and notices the ones dropped without {@code stop()}.
  *
  * <p>Each timer owns a thread, so more than {@value #INSTANCE_LIMIT} of them is almost always a
- * timer created per request or per connection: that is logged once per JVM. A public timer
+ * timer created per request or per connection: that is logged once per JVM. The system property
+ * {@value SystemProperties#INSTANCE_WARNING_THRESHOLD} moves the threshold (0 turns it off); it
+ * is read at each timer's creation. A public timer
  * object that becomes unreachable while its worker still runs was leaked: the worker holds only
- * the {@link TimerCore}, never the public object (pending timeouts do hold it, so a timer is not
+ * the engine, never the public object (pending timeouts do hold it, so a timer is not
  * collected while it has work to do). The {@link Cleaner} then reports the leak, if asked to,
  * and stops the worker so its thread is not leaked too.
  *
@@ -27,22 +29,35 @@ final class LeakGuard {
     private LeakGuard() {
     }
 
+    /** What the guard stops: the timer's lifecycle, which must not reference the public object. */
+    interface Target {
+        /** Whether the timer was stopped already (then a collected facade is no leak). */
+        boolean stopRequested();
+
+        /** Stops the timer without waiting: the Cleaner's thread must not block. */
+        void stopAsync();
+    }
+
     /**
      * Counts a new timer and watches its public object.
      *
      * @param facade the public timer object users hold
-     * @param core its engine, which must not reference {@code facade}
+     * @param target what to stop if {@code facade} is collected unstopped
+     * @param name the timer's name, for the report
+     * @param logger where the report goes
      * @param reportLeak whether to log a leak report if {@code facade} is collected unstopped
-     * @return the handle whose {@code clean()} the core calls on stop
+     * @return the handle whose {@code clean()} the lifecycle calls on stop
      */
-    static Cleaner.Cleanable watch(final Object facade, final TimerCore core, final boolean reportLeak) {
+    static Cleaner.Cleanable watch(final Object facade, final Target target, final String name,
+            final System.Logger logger, final boolean reportLeak) {
         int live = LIVE.incrementAndGet();
-        if (live > INSTANCE_LIMIT && WARNED.compareAndSet(false, true)) {
-            core.logger().log(System.Logger.Level.ERROR, "More than " + INSTANCE_LIMIT
+        int threshold = SystemProperties.instanceWarningThreshold();
+        if (threshold > 0 && live > threshold && WARNED.compareAndSet(false, true)) {
+            logger.log(System.Logger.Level.ERROR, "More than " + threshold
                     + " tickwheel timers are alive (" + live + "). Each owns a thread; share one timer "
                     + "per JVM (for example Timers.shared()) instead of creating one per task.");
         }
-        return CLEANER.register(facade, new Release(core, reportLeak));
+        return CLEANER.register(facade, new Release(target, name, logger, reportLeak));
     }
 
     /** Number of timers created and neither stopped nor collected. */
@@ -55,28 +70,32 @@ final class LeakGuard {
         WARNED.set(false);
     }
 
-    /** Runs once: on stop() (core already stopped), or on the Cleaner thread after a leak. */
+    /** Runs once: on stop() (timer already stopped), or on the Cleaner thread after a leak. */
     private static final class Release implements Runnable {
-        private final TimerCore core;
+        private final Target target;
+        private final String name;
+        private final System.Logger logger;
         private final boolean reportLeak;
 
-        Release(final TimerCore core, final boolean reportLeak) {
-            this.core = core;
+        Release(final Target target, final String name, final System.Logger logger, final boolean reportLeak) {
+            this.target = target;
+            this.name = name;
+            this.logger = logger;
             this.reportLeak = reportLeak;
         }
 
         @Override
         public void run() {
             LIVE.decrementAndGet();
-            if (core.stopRequested()) {
+            if (target.stopRequested()) {
                 return;
             }
             if (reportLeak) {
-                core.logger().log(System.Logger.Level.ERROR, "LEAK: a " + core.name()
+                logger.log(System.Logger.Level.ERROR, "LEAK: a " + name
                         + " was garbage-collected without stop() being called; stopping its worker. "
                         + "Call stop() (or close()) on timers you no longer need.");
             }
-            core.stopAsync();
+            target.stopAsync();
         }
     }
 }

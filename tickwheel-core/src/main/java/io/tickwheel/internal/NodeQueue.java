@@ -7,11 +7,23 @@ import java.lang.invoke.VarHandle;
  * The hand-off from scheduling threads to the worker: an unbounded multi-producer,
  * single-consumer queue of nodes in linked fixed-size chunks.
  *
- * <p>A producer claims an index with one atomic add, then release-stores the node into that
- * index's slot. The claim is what orders producers; the release store publishes the node's
- * final fields to the consumer's acquire load of the slot. Because every offer claims the next
- * index, {@link #producedCount()} is also the number of nodes ever offered, which the core uses
- * as its "scheduled" counter at no extra cost.
+ * <h2>No claim is ever left unfilled</h2>
+ * A producer claims an index by CAS on the producer index, and only with the chunk of that index
+ * already in hand: it finds (or allocates and links) the chunk first, while nothing is claimed,
+ * then claims, then stores the node with a plain array store. Between the claim and the store
+ * there is no call and no allocation, so no {@link StackOverflowError} or
+ * {@link OutOfMemoryError} can strike there (HotSpot raises them only at a call or an allocation),
+ * and a producer that throws has claimed nothing. A claim made before the store could be
+ * stranded by such an Error, leaving the consumer to wait forever for its slot; a tombstone the
+ * consumer could skip would need the failing producer to run more code, at the very point where
+ * it has no stack left. The price is a CAS loop instead of an atomic add, which retries only
+ * when two producers race for the same index.
+ *
+ * <p>Ordering: the producer's {@link VarHandle#releaseFence()}, taken after the node was built
+ * and before the claim, makes the plain store of the node into its slot a release store; it pairs
+ * with the consumer's acquire load of the slot in {@link #poll()}, which therefore sees the node's
+ * fields. Because every claim is one index, {@link #producedCount()} is also the number of nodes
+ * ever offered, which the core uses as its "scheduled" counter at no extra cost.
  *
  * <p>A claimed slot may still be empty for a moment (its producer was descheduled between the
  * claim and the store); the consumer then waits for it, since the index order is the contract.
@@ -63,12 +75,18 @@ final class NodeQueue {
 
     private final PaddedLongs indexes = new PaddedLongs(2);
     /**
-     * A hint: a chunk at or before the one the newest claim falls in. Producers start their walk
-     * here; it lags behind only until the next producer that needs a newer chunk moves it.
+     * A hint: a chunk at or before the one the next claim falls in (a producer moves it to the chunk
+     * of an index it read, never further). Producers start their walk here; it lags behind only
+     * until the next producer that needs a newer chunk moves it.
      */
     private volatile Chunk producerChunk;
-    /** The chunk the consumer reads from; written by the consumer, read by late producers. */
-    private volatile Chunk consumerChunk;
+    /** The chunk the consumer reads from; worker thread only. */
+    private Chunk consumerChunk;
+    /**
+     * Test hook, null in production: runs on the producer just before it allocates a chunk, while
+     * it holds no claim, so a test can throw there what an allocation or a call may throw.
+     */
+    volatile Runnable beforeNewChunk;
 
     NodeQueue() {
         this(CHUNK_SHIFT);
@@ -90,30 +108,65 @@ final class NodeQueue {
     }
 
     /**
-     * Appends {@code node}.
+     * Appends {@code node}. Either the node is in the queue when this returns, or this threw and
+     * nothing was claimed (see the class comment).
      *
      * @param node the node to hand off
      * @return the index the node was given: the count of nodes offered before it
      */
     long offer(final TimeoutNode node) {
-        long index = indexes.getAndAdd(PRODUCER, 1);
-        long number = index >>> chunkShift;
-        Chunk chunk = producerChunk;
-        if (chunk.number != number) {
-            chunk = chunkFor(chunk, number);
-        }
-        // Release: publishes the node's fields to the consumer's acquire load in poll().
-        SLOTS.setRelease(chunk.slots, (int) (index & chunkMask), node);
-        return index;
+        return offer(node, null);
     }
 
+    /**
+     * Appends {@code node} if {@code limit} allows one more pending timeout: checked against the very
+     * index the claim then takes, so the check and the claim are one step (see {@link PendingLimit}).
+     *
+     * @param node the node to hand off
+     * @param limit the pending limit, or null for none
+     * @return the index the node was given: the count of nodes offered before it
+     * @throws java.util.concurrent.RejectedExecutionException if the limit is reached; nothing claimed
+     */
+    long offer(final TimeoutNode node, final PendingLimit limit) {
+        // Release: orders the node's fields before the plain slot store below (see the class comment).
+        VarHandle.releaseFence();
+        while (true) {
+            long index = indexes.getVolatile(PRODUCER);
+            if (limit != null) {
+                limit.checkBeforeClaim(index);
+            }
+            Chunk chunk = producerChunk;
+            if (chunk.number != index >>> chunkShift) {
+                chunk = chunkFor(chunk, index >>> chunkShift);
+                if (chunk == null) {
+                    continue; // our index went stale: others claimed past it
+                }
+            }
+            if (indexes.compareAndExchange(PRODUCER, index, index + 1) == index) {
+                // No call and no allocation from the claim to this store: nothing can throw here.
+                chunk.slots[(int) (index & chunkMask)] = node;
+                return index;
+            }
+        }
+    }
+
+    /**
+     * Finds the chunk for {@code number}, allocating and linking it if need be, before any claim.
+     *
+     * @return the chunk, or null if {@code number} is behind the newest chunk (the caller rereads)
+     */
     private Chunk chunkFor(final Chunk hint, final long number) {
-        // A producer descheduled after its claim may find the hint already past its chunk. The
-        // consumer cannot have passed our unfilled slot, so its chunk is at or before ours.
-        Chunk chunk = hint.number <= number ? hint : consumerChunk;
+        if (hint.number > number) {
+            return null;
+        }
+        Chunk chunk = hint;
         while (chunk.number < number) {
             Chunk next = chunk.next;
             if (next == null) {
+                Runnable hook = beforeNewChunk;
+                if (hook != null) {
+                    hook.run();
+                }
                 Chunk created = new Chunk(chunk.number + 1, chunk.slots.length);
                 Chunk witness = (Chunk) NEXT.compareAndExchange(chunk, (Chunk) null, created);
                 next = witness == null ? created : witness;
@@ -137,13 +190,12 @@ final class NodeQueue {
         long index = indexes.getPlain(CONSUMER);
         Chunk chunk = consumerChunk;
         if (chunk.number != index >>> chunkShift) {
-            Chunk next = chunk.next;
-            if (next == null) {
-                if (index == indexes.getVolatile(PRODUCER)) {
-                    return null;
-                }
-                next = awaitNext(chunk);
+            if (index == indexes.getVolatile(PRODUCER)) {
+                return null;
             }
+            // Linked before the claim of any index in it, and the claim is what we just saw.
+            Chunk next = chunk.next;
+            assert next != null && next.number == chunk.number + 1 : "chunk of a claimed index missing";
             consumerChunk = next;
             chunk = next;
         }
@@ -160,15 +212,6 @@ final class NodeQueue {
         // Release: readers of producedCount() - consumedCount() never see a negative backlog.
         indexes.setRelease(CONSUMER, index + 1);
         return node;
-    }
-
-    private static Chunk awaitNext(final Chunk chunk) {
-        Chunk next;
-        int spins = 0;
-        while ((next = chunk.next) == null) {
-            backOff(++spins);
-        }
-        return next;
     }
 
     private static TimeoutNode awaitSlot(final TimeoutNode[] slots, final int offset) {

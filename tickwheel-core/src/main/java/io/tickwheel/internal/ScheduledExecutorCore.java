@@ -36,7 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Threading: thread-safe (via {@code lock}, which guards the registry and the state writes;
  * {@code runState} is volatile so the fast checks need no lock).
  */
-public final class ScheduledExecutorCore extends AbstractExecutorService {
+public final class ScheduledExecutorCore extends AbstractExecutorService implements ScheduledTask.Host {
 
     /**
      * The longest delay or period kept exactly (about 146 years); longer ones are clamped to it
@@ -70,7 +70,8 @@ public final class ScheduledExecutorCore extends AbstractExecutorService {
         this.workers = workers;
     }
 
-    Timer timer() {
+    @Override
+    public Timer timer() {
         return timer;
     }
 
@@ -94,9 +95,11 @@ public final class ScheduledExecutorCore extends AbstractExecutorService {
         } else {
             try {
                 task.arm(delay);
-            } catch (RejectedExecutionException e) {
+            } catch (Throwable t) {
+                // Refused, or an Error: the caller never gets the task, so it must not stay registered
+                // (it would keep the executor from terminating).
                 untrack(task);
-                throw e;
+                throw t;
             }
         }
         return task;
@@ -109,19 +112,25 @@ public final class ScheduledExecutorCore extends AbstractExecutorService {
      * @param throwOnReject true on a caller's thread (rejection is thrown to it); false on the
      *     timer's thread, where there is no caller, so a rejection fails the task's future
      */
-    void dispatch(final ScheduledTask<?> task, final boolean throwOnReject) {
+    @Override
+    public void dispatch(final ScheduledTask<?> task, final boolean throwOnReject) {
         if (!task.claimDispatch()) {
             return; // shutdownNow claimed it first
         }
         try {
             workers.execute(task);
-        } catch (RuntimeException e) {
-            RejectedExecutionException rejected = e instanceof RejectedExecutionException r
+        } catch (Throwable t) {
+            // An Error too (a pool that cannot start a thread throws OutOfMemoryError): the task will
+            // not run, so its future fails and it leaves the registry, whatever was thrown.
+            RejectedExecutionException rejected = t instanceof RejectedExecutionException r
                     ? r
-                    : new RejectedExecutionException("the workers refused the task", e);
+                    : new RejectedExecutionException("the workers refused the task", t);
             task.reject(rejected);
             untrack(task);
             if (throwOnReject) {
+                if (t instanceof Error e) {
+                    throw e; // the caller's own thread: an Error stays an Error
+                }
                 throw rejected;
             }
         }
@@ -151,7 +160,8 @@ public final class ScheduledExecutorCore extends AbstractExecutorService {
      * @param task the task
      */
     @SuppressWarnings("ReferenceEquality") // the registry links objects: identity is the point
-    void untrack(final ScheduledTask<?> task) {
+    @Override
+    public void untrack(final ScheduledTask<?> task) {
         lock.lock();
         try {
             if (task.prev == null && first != task) {

@@ -1,7 +1,7 @@
 package io.tickwheel.internal;
 
 import io.tickwheel.Timeout;
-import io.tickwheel.TimerTask;
+import io.tickwheel.Timer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One task of a {@link ScheduledExecutorCore}, in three roles: the future its caller holds, the
- * {@link TimerTask} whose timeout marks each due time, and the {@link Runnable} that the workers
+ * {@link io.tickwheel.TimerTask} whose timeout marks each due time, and the {@link Runnable} that the workers
  * execute. The result (and get, cancel, runAndReset) is {@link FutureTask}'s, as in the JDK's
  * {@code ScheduledThreadPoolExecutor}; this class adds where the task is in its schedule.
  *
@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @param <V> the result type
  */
-public final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledFuture<V>, TimerTask {
+public final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledFuture<V>, HandOffTask {
 
     private static final int WAITING = 0;
     private static final int READY = 1;
@@ -67,7 +67,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         }
     }
 
-    private final ScheduledExecutorCore core;
+    private final Host core;
     /** 0: one-shot; &gt; 0: fixed rate; &lt; 0: fixed delay of {@code -periodNanos}. */
     private final long periodNanos;
     private final long sequence = SEQUENCER.getAndIncrement();
@@ -90,11 +90,26 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      * cleared before it leaves RUNNING; read by shutdownNow after its RUNNING to INTERRUPTING CAS.
      */
     private volatile Thread runner;
+    /**
+     * What a task asks of its executor ({@link ScheduledExecutorCore}), so that this class never
+     * names it: the executor uses its tasks, not the other way round.
+     */
+    interface Host {
+        /** The timer that holds the due times. */
+        Timer timer();
+
+        /** Hands a due task to the workers; see {@link ScheduledExecutorCore#dispatch}. */
+        void dispatch(ScheduledTask<?> task, boolean throwOnReject);
+
+        /** Removes a task that will never run again; see {@link ScheduledExecutorCore#untrack}. */
+        void untrack(ScheduledTask<?> task);
+    }
+
     /** Links of the core's registry; guarded by the core's lock. */
     ScheduledTask<?> prev;
     ScheduledTask<?> next;
 
-    ScheduledTask(final ScheduledExecutorCore core, final Callable<V> callable, final long timeNanos,
+    ScheduledTask(final Host core, final Callable<V> callable, final long timeNanos,
             final long periodNanos) {
         super(callable);
         this.core = core;
@@ -202,6 +217,11 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
             return arm(time - now);
         } catch (RejectedExecutionException e) {
             reject(e);
+            return false;
+        } catch (Throwable t) {
+            // An Error from the timer (out of memory while scheduling): the schedule ends here, and
+            // the future says why, rather than a task that neither runs again nor ends.
+            reject(new RejectedExecutionException("the timer failed to schedule the next run", t));
             return false;
         }
     }

@@ -5,14 +5,13 @@ import io.tickwheel.Timer;
 import io.tickwheel.TimerTask;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.function.Function;
 
 /**
  * One scheduled task: the public {@link Timeout} handle, and at the same time the node the wheel
  * links into its buckets, so scheduling allocates exactly one object: 32 bytes with compressed
- * oops (header 12, state 4, deadline 8, the timer and the task 8). It keeps no link and no
- * reference to the engine: buckets are arrays ({@link BucketArrays}), and the engine is found
- * from the public timer when a cancel needs it ({@link #of}).
+ * oops (header 12, state 4, deadline 8, the owner and the task 8). It keeps no link (buckets are
+ * arrays, {@link BucketArrays}) and one reference for both the public timer and the engine: its
+ * {@link TimeoutOwner}, an interface below the engine, so this class never names the engine.
  *
  * <h2>State machine</h2>
  * <pre>
@@ -24,9 +23,20 @@ import java.util.function.Function;
  * calling {@link TimerTask#cancelled(Timeout)}); every other thread sees its CAS fail and does
  * nothing.
  *
- * <p>Threading: {@code state} is thread-safe (via CAS and acquire reads); every other field
- * is final and published to the worker by the hand-off queue's release store of the node (see
- * {@link NodeQueue#offer}).
+ * <h2>A cancelled timeout lets go of its task</h2>
+ * The node stays in its bucket until the worker drops it (a purge waits for enough cancels to pay
+ * for its pass), so a task it kept would stay reachable, with whatever it holds (a request's
+ * context), for as long as that. {@link #cancel()} therefore clears {@code task} as soon as the
+ * task's {@link TimerTask#cancelled(Timeout)} has returned; {@link #task()} then returns null, and
+ * {@link #toString()} says the task was released instead of naming it.
+ * Timeouts that {@code stop()} returns keep their tasks (callers reschedule them); the timer lets go
+ * of them anyway, as it drops its wheel.
+ *
+ * <p>Threading: {@code state} is thread-safe (via CAS and acquire reads). {@code task} is written
+ * once more after construction, to null, by the one thread whose cancel CAS succeeded (release);
+ * the worker reads it only after its own expire CAS succeeded, which excludes that write, and
+ * other readers load it with acquire and accept either value. Every other field is final. The
+ * node is published to the worker by the hand-off queue's release store (see {@link NodeQueue#offer}).
  */
 public final class TimeoutNode implements Timeout {
 
@@ -35,57 +45,33 @@ public final class TimeoutNode implements Timeout {
     static final int CANCELLED = 2;
 
     private static final VarHandle STATE;
-
-    /** Installed once by the public timers' class initialisers; until then no node has a timer. */
-    private static volatile Function<Timer, TimerCore> coreOfTimer;
+    private static final VarHandle TASK;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(TimeoutNode.class, "state", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(TimeoutNode.class, "state", int.class);
+            TASK = lookup.findVarHandle(TimeoutNode.class, "task", TimerTask.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** The public timer; holding it keeps a timer with pending timeouts from being collected. */
-    private final Timer timer;
-    private final TimerTask task;
+    /**
+     * The public timer and its engine, or null for a node built without one (structure tests);
+     * holding it keeps a timer with pending timeouts from being collected.
+     */
+    private final TimeoutOwner owner;
+    /** Cleared (release) after a cancel() delivered cancelled(); see the class comment. */
+    private TimerTask task;
     /** Absolute deadline on the core's clock; compare only by difference. */
     final long deadlineNanos;
     /** Written by CAS from PENDING only; read with acquire. */
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
 
-    /**
-     * Installs how a node finds the engine of its public timer. A node keeps the public timer
-     * (which must stay reachable while it is pending) but not also the engine: one reference
-     * less is what makes a node 32 bytes rather than 40.
-     *
-     * @param lookup returns the engine of a public timer, or null for a timer of another kind
-     */
-    public static synchronized void installCoreLookup(final Function<Timer, TimerCore> lookup) {
-        Checks.notNull(lookup, "lookup");
-        // Set once: a second, different lookup (this package is open on the class path) would
-        // make cancels go uncounted.
-        if (coreOfTimer != null && coreOfTimer != lookup) {
-            throw new IllegalStateException("a different core lookup is installed already");
-        }
-        coreOfTimer = lookup;
-    }
-
-    /** The engine of {@code timer}, or null for a node built without one (structure tests). */
-    static TimerCore of(final Timer timer) {
-        if (timer == null) {
-            return null;
-        }
-        Function<Timer, TimerCore> lookup = coreOfTimer;
-        TimerCore core = lookup == null ? null : lookup.apply(timer);
-        // Test rigs drive a bare core through an owner of their own; the public timers never get here.
-        return core != null || !(timer instanceof CoreOwner owner) ? core : owner.core();
-    }
-
-    TimeoutNode(final Timer timer, final TimerTask task, final long deadlineNanos) {
-        this.timer = timer;
+    TimeoutNode(final TimeoutOwner owner, final TimerTask task, final long deadlineNanos) {
+        this.owner = owner;
         this.task = task;
         this.deadlineNanos = deadlineNanos;
     }
@@ -119,12 +105,24 @@ public final class TimeoutNode implements Timeout {
 
     @Override
     public Timer timer() {
-        return timer;
+        return owner == null ? null : owner.timer();
     }
 
+    /**
+     * Returns the task; null once {@link #cancel()} has delivered {@link TimerTask#cancelled(Timeout)}
+     * (inside that callback it is still there), so that a cancelled timeout retains nothing.
+     *
+     * @return the task, or null after a completed cancel()
+     */
     @Override
     public TimerTask task() {
-        return task;
+        return (TimerTask) TASK.getAcquire(this);
+    }
+
+    /** Lets go of the task; only the thread whose cancel CAS succeeded calls this. */
+    private void releaseTask() {
+        // Release: pairs with the acquire load in task().
+        TASK.setRelease(this, (TimerTask) null);
     }
 
     @Override
@@ -144,30 +142,59 @@ public final class TimeoutNode implements Timeout {
         }
         // The node stays in its bucket until the worker drops it; the core only counts it, which
         // is what lets the worker decide when purging is worth a wake-up.
-        TimerCore core = of(timer);
-        if (core != null) {
-            core.onCancelled();
+        if (owner != null) {
+            owner.onCancelled();
         }
-        notifyCancelled();
+        try {
+            notifyCancelled();
+        } finally {
+            releaseTask();
+        }
+        return true;
+    }
+
+    /**
+     * Cancels this node for a newTimeout that lost its race with stop() and throws instead of
+     * returning it: nobody will ever see the task again, so it is let go at once.
+     *
+     * @return true if this call did it
+     */
+    boolean tryCancelUnreturned() {
+        if (!tryCancelQuietly()) {
+            return false;
+        }
+        releaseTask();
         return true;
     }
 
     /** Calls {@link TimerTask#cancelled(Timeout)}, logging anything it throws. */
     void notifyCancelled() {
+        TimerTask current = task();
+        if (current == null) {
+            return;
+        }
         try {
-            task.cancelled(this);
+            current.cancelled(this);
         } catch (Throwable t) {
             logger().log(System.Logger.Level.WARNING,
-                    "An exception was thrown by TimerTask.cancelled() of " + describe(task), t);
+                    "An exception was thrown by TimerTask.cancelled() of " + describe(current), t);
         }
     }
 
-    /** Runs the task, logging anything it throws: a task must never kill the thread running it. */
-    void runTask() {
+    /**
+     * Runs the task, logging anything it throws: a task must never kill the thread running it.
+     *
+     * @return false if the task threw
+     */
+    boolean runTask() {
+        // Plain read: only after our expire CAS won, so no cancel ever clears it.
+        TimerTask current = task;
         try {
-            task.run(this);
+            current.run(this);
+            return true;
         } catch (Throwable t) {
-            logger().log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask " + describe(task), t);
+            logger().log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask " + describe(current), t);
+            return false;
         }
     }
 
@@ -185,14 +212,12 @@ public final class TimeoutNode implements Timeout {
     }
 
     private System.Logger logger() {
-        TimerCore core = of(timer);
-        return core != null ? core.logger() : System.getLogger(TimeoutNode.class.getName());
+        return owner != null ? owner.logger() : System.getLogger(TimeoutNode.class.getName());
     }
 
     @Override
     public String toString() {
-        TimerCore core = of(timer);
-        long now = core != null ? core.clock().nanoTime() : System.nanoTime();
+        long now = owner != null ? owner.nanoTime() : System.nanoTime();
         long remaining = deadlineNanos - now;
         StringBuilder text = new StringBuilder(96).append("Timeout(deadline: ");
         if (remaining > 0) {
@@ -208,6 +233,13 @@ public final class TimeoutNode implements Timeout {
         } else if (current == EXPIRED) {
             text.append(", expired");
         }
-        return text.append(", task: ").append(task).append(')').toString();
+        TimerTask held = task();
+        text.append(", task: ");
+        if (held == null) {
+            text.append("(released on cancel)");
+        } else {
+            text.append(describe(held));
+        }
+        return text.append(')').toString();
     }
 }

@@ -3,103 +3,74 @@ package io.tickwheel.internal;
 import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
 import io.tickwheel.TimerTask;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.lang.ref.Cleaner;
-import java.util.Collections;
 import java.util.Set;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongFunction;
 
 /**
- * The engine behind both public timers: lifecycle, counting, the hand-off to the worker and
- * stop(). The wheel itself is whatever {@link TimingWheel} the facade asks for; it lives inside
- * the {@link Worker} and only the worker thread touches it.
+ * The engine behind both public timers: the schedule path, and the wiring of the parts it
+ * hands to. The parts:
+ * <ul>
+ *   <li>{@link HandOff}: the queue new timeouts wait in, the counters, and when to wake the
+ *       worker;</li>
+ *   <li>{@link Lifecycle}: start, stop, waiting for the worker, a failed worker's drain, the
+ *       leak guard;</li>
+ *   <li>{@link Worker}: the worker thread's loop, driving the wheel the options ask for;</li>
+ *   <li>{@link PendingLimit}: the optional cap on pending timeouts.</li>
+ * </ul>
+ * A timeout reaches the engine (to count a cancel) through its {@link TimeoutOwner}: one
+ * {@link #bind bound} object per public timer that holds the public timer and this engine, so
+ * that the engine itself never holds the public timer (the leak guard watches that object).
  *
- * <h2>Lifecycle</h2>
- * <pre>
- *   INIT --start() / first newTimeout--&gt; STARTED --stop() / worker fails--&gt; STOPPED
- *   INIT --stop()-----------------------------------------------------------&gt; STOPPED
- * </pre>
- * Each move is a CAS, so exactly one caller starts the thread and exactly one party reports the
- * pending set: the stop() (or failed start) that won, or else the worker that failed.
- *
- * <h2>Counting without a shared counter on the schedule path</h2>
- * pending = scheduled - retired - cancelled, where "scheduled" is the hand-off queue's producer
- * index (each offer claims one), "retired" is counted by the worker alone (expired, or cancelled
- * by stop) and "cancelled" by the threads whose cancel CAS succeeded. Readers load retired and
- * cancelled before scheduled: a timeout is scheduled before it can retire, so the result is
- * never negative, and it is exact whenever no call is in flight.
- *
- * <p>How producers and the worker wake each other is described on {@link Worker}.
- *
- * <p>Threading: thread-safe (via CAS on the lifecycle, the hand-off queue, and padded counters
- * with the access modes documented at each cell).
+ * <p>Threading: thread-safe; see each part.
  */
-public final class TimerCore {
-
-    static final int INIT = 0;
-    static final int STARTED = 1;
-    static final int STOPPED = 2;
-
-    private static final VarHandle LIFECYCLE;
-
-    static {
-        try {
-            LIFECYCLE = MethodHandles.lookup().findVarHandle(TimerCore.class, "lifecycle", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+public final class TimerCore implements StatsSource {
 
     private final String name;
     private final System.Logger logger;
     private final Clock clock;
-    final long originNanos;
-    final NodeQueue inbound = new NodeQueue();
-    final PaddedLongs counters = new PaddedLongs(Cells.COUNT);
+    private final long originNanos;
+    /** Package-private for tests that inject faults into the queue. */
+    final HandOff handOff = new HandOff();
     /** Null without a limit, so the common path skips it. */
     private final PendingLimit limit;
-    private final Worker worker;
+    private final Lifecycle lifecycle;
+    /** The lifecycle's worker thread, kept here too so a wake-up is one load away. */
     private final Thread workerThread;
-    /** INIT, STARTED or STOPPED; moved only by CAS. */
-    private volatile int lifecycle;
-    /** Set by the worker after its final drain (or when it can never run); publishes the drain. */
-    private volatile boolean terminated;
-    /** A failed worker's drain, already told (else empty): set before {@code terminated}, taken by one stop(). */
-    private final AtomicReference<Set<Timeout>> failedDrain = new AtomicReference<>(Collections.emptySet());
-    private volatile Cleaner.Cleanable leakGuard;
+    /** What the worker measures; the callers' counts are read from the hand-off and the limit. */
+    private final StatsRecorder stats;
 
     /**
      * Creates an engine; nothing runs until {@link #start()} or the first schedule.
      *
-     * @param name the public timer's class name, for messages and the logger
-     * @param clock the time source
-     * @param wheelFactory makes the wheel, given the clock reading where its tick 0 starts
-     * @param threadFactory makes the worker thread, once, here
-     * @param maxPending the pending limit, or 0 or less for none
-     * @param taskExecutor runs expired tasks, or null to run them on the worker thread
+     * @param options the timer's options, read here once
      */
-    public TimerCore(final String name, final Clock clock, final LongFunction<TimingWheel> wheelFactory,
-            final ThreadFactory threadFactory, final long maxPending, final Executor taskExecutor) {
-        this.name = name;
-        this.logger = System.getLogger("io.tickwheel." + name);
-        this.clock = clock;
+    public TimerCore(final TimerOptions options) {
+        this.name = options.name();
+        this.logger = options.logger();
+        this.clock = options.clock();
         this.originNanos = clock.nanoTime();
-        this.limit = PendingLimit.of(maxPending);
-        this.counters.setRelease(Cells.PARK_DEADLINE, Cells.AWAKE);
-        this.counters.setRelease(Cells.TRANSFER_AT, Worker.TRANSFER_BATCH - 1);
-        this.counters.setRelease(Cells.PURGE_AT, Worker.PURGE_MIN);
-        this.counters.setRelease(Cells.QUEUED_MIN, Cells.NONE);
-        this.worker = new Worker(this, wheelFactory.apply(originNanos), taskExecutor);
-        Thread thread = threadFactory.newThread(worker);
-        if (thread == null) {
-            throw new IllegalStateException("threadFactory.newThread() returned null");
-        }
-        this.workerThread = thread;
+        this.limit = handOff.newLimit(options.maxPendingTimeouts());
+        TimingWheel wheel = options.newWheel(originNanos);
+        StatsRecorder recorder = new StatsRecorder(name, logger, options.slowTaskNanos(),
+                options.taskExecutor() != null);
+        this.stats = recorder;
+        this.lifecycle = new Lifecycle(name,
+                control -> new Worker(control, handOff, wheel, options, originNanos, recorder),
+                options.threadFactory());
+        this.workerThread = lifecycle.workerThread();
+        recorder.named(name + " (" + workerThread.getName() + ")");
+        JfrSupport.register(this);
+    }
+
+    /**
+     * Returns what the timeouts of {@code facade} keep: the public timer and this engine. Call
+     * once per public timer; the engine does not keep it.
+     *
+     * @param facade the public timer, returned by {@link Timeout#timer()}
+     * @return the owner to pass to {@link #schedule}
+     */
+    public TimeoutOwner bind(final Timer facade) {
+        return new Binding(facade, this);
     }
 
     /**
@@ -109,67 +80,36 @@ public final class TimerCore {
      * @param reportLeak whether a leak is logged (it is stopped either way)
      */
     public void watch(final Object facade, final boolean reportLeak) {
-        leakGuard = LeakGuard.watch(facade, this, reportLeak);
+        lifecycle.watch(facade, logger, reportLeak);
     }
 
     /**
      * Schedules a task: the whole of {@code newTimeout} after argument checks.
      *
-     * @param owner the public timer, returned by {@link Timeout#timer()}
+     * @param owner what the timeout keeps, from {@link #bind}
      * @param task the task
      * @param delayNanos the delay; zero or negative means the next tick
      * @return the new timeout
      */
-    public TimeoutNode schedule(final Timer owner, final TimerTask task, final long delayNanos) {
-        int state = lifecycle;
-        if (state != STARTED) {
-            if (state == STOPPED) {
-                throw stopped("cannot be started once stopped");
+    public TimeoutNode schedule(final TimeoutOwner owner, final TimerTask task, final long delayNanos) {
+        int state = lifecycle.state();
+        if (state != Lifecycle.STARTED) {
+            if (state == Lifecycle.STOPPED) {
+                throw lifecycle.stopped();
             }
-            start();
+            lifecycle.start();
         }
-        // The clock first: if it throws, no permit has been taken that nothing would give back.
-        long elapsedDeadline = elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
-        if (limit != null) {
-            limit.acquire();
-        }
+        long elapsedDeadline = Ticks.elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
         TimeoutNode node = new TimeoutNode(owner, task, originNanos + elapsedDeadline);
-        long index = inbound.offer(node);
-        if (lifecycle != STARTED) {
+        // Checks the pending limit and claims in one step; if it throws, nothing was claimed.
+        long index = handOff.offer(node, limit);
+        if (lifecycle.state() != Lifecycle.STARTED) {
             return resolveRaceWithStop(node);
         }
-        if ((lowerQueuedMin(elapsedDeadline) && elapsedDeadline < counters.getVolatile(Cells.PARK_DEADLINE))
-                || index == counters.getVolatile(Cells.TRANSFER_AT)) {
+        if (handOff.wakeAfterOffer(index, elapsedDeadline)) {
             LockSupport.unpark(workerThread);
         }
         return node;
-    }
-
-    /**
-     * Lowers QUEUED_MIN to {@code elapsedDeadline} if that is earlier. A node no earlier than the
-     * current bound needs nothing: the worker will take the queue by then anyway.
-     *
-     * @return true if this node is now the earliest queued one
-     */
-    private boolean lowerQueuedMin(final long elapsedDeadline) {
-        long current = counters.getVolatile(Cells.QUEUED_MIN);
-        while (elapsedDeadline < current) {
-            long witness = counters.compareAndExchange(Cells.QUEUED_MIN, current, elapsedDeadline);
-            if (witness == current) {
-                return true;
-            }
-            current = witness;
-        }
-        return false;
-    }
-
-    /** Deadline as nanoseconds since the origin, saturated so a huge delay never wraps into the past. */
-    static long elapsedDeadline(final long elapsedNow, final long delayNanos) {
-        if (delayNanos <= 0) {
-            return elapsedNow;
-        }
-        long deadline = elapsedNow + delayNanos;
-        return deadline < elapsedNow ? Long.MAX_VALUE : deadline;
     }
 
     /**
@@ -178,57 +118,24 @@ public final class TimerCore {
      * caller learns the truth either way.
      */
     private TimeoutNode resolveRaceWithStop(final TimeoutNode node) {
-        if (node.tryCancelQuietly()) {
-            counters.getAndAdd(Cells.CANCELLED, 1);
-            releasePermit();
-            throw stopped("cannot be started once stopped");
+        if (node.tryCancelUnreturned()) {
+            handOff.cancelledByRace();
+            throw lifecycle.stopped();
         }
         return node;
     }
 
-    void releasePermit() {
-        if (limit != null) {
-            limit.release();
-        }
-    }
-
     /** Called by the one thread whose cancel CAS succeeded. */
     void onCancelled() {
-        long count = counters.getAndAdd(Cells.CANCELLED, 1) + 1;
-        releasePermit();
-        if (count == counters.getVolatile(Cells.PURGE_AT)) {
+        boolean purgeDue = handOff.cancelled();
+        if (purgeDue) {
             LockSupport.unpark(workerThread);
         }
     }
 
     /** Starts the worker if it is not running; see {@code HashedWheelTimer#start()}. */
     public void start() {
-        while (true) {
-            int state = lifecycle;
-            if (state == STARTED) {
-                return;
-            }
-            if (state == STOPPED) {
-                throw stopped("cannot be started once stopped");
-            }
-            if (LIFECYCLE.compareAndSet(this, INIT, STARTED)) {
-                try {
-                    workerThread.start();
-                } catch (RuntimeException | Error e) {
-                    // Producers that saw STARTED may have offered already, and no worker will
-                    // drain them: drain here (the queue never had a consumer). A stop() that won
-                    // the lifecycle CAS meanwhile reports them; otherwise we do.
-                    boolean ours = LIFECYCLE.compareAndSet(this, STARTED, STOPPED);
-                    worker.run(); // lifecycle is STOPPED: skips the loop, drains, sets terminated
-                    if (ours) {
-                        releaseLeakGuard();
-                        tellCancelled(worker.unprocessed());
-                    }
-                    throw e;
-                }
-                return;
-            }
-        }
+        lifecycle.start();
     }
 
     /**
@@ -237,100 +144,9 @@ public final class TimerCore {
      * @return the pending timeouts, cancelled, each already told through {@code cancelled()}
      */
     public Set<Timeout> stop() {
-        if (Thread.currentThread() == workerThread) {
-            throw new IllegalStateException(name + ".stop() cannot be called from a TimerTask "
-                    + "running on its worker thread");
-        }
-        int previous;
-        do {
-            previous = lifecycle;
-            if (previous == STOPPED) {
-                // Another stop() (or the leak guard) won and gets the set, or the worker failed and left
-                // it for the first stop(); either way nothing is pending once this returns.
-                if (!terminated) {
-                    awaitWorkerExit();
-                }
-                return failedDrain.getAndSet(Collections.emptySet());
-            }
-        } while (!LIFECYCLE.compareAndSet(this, previous, STOPPED));
-        releaseLeakGuard();
-        if (previous == INIT) {
-            terminated = true;
-            return Collections.emptySet();
-        }
-        awaitWorkerExit();
-        Set<Timeout> cancelled = worker.unprocessed(); // null if the drain itself failed: nothing to report
-        return cancelled == null ? Collections.emptySet() : tellCancelled(cancelled);
-    }
-
-    /** Tells each drained timeout it was cancelled; returns the set as stop() hands it out. */
-    private static Set<Timeout> tellCancelled(final Set<Timeout> drained) {
-        drained.forEach(timeout -> ((TimeoutNode) timeout).notifyCancelled());
-        return Collections.unmodifiableSet(drained);
-    }
-
-    /**
-     * Waits for the worker's final drain. Waits on {@code terminated}, not on the thread: between
-     * start()'s CAS and {@code Thread.start()} the worker is STARTED but not yet alive, and it
-     * still drains once it runs.
-     */
-    private void awaitWorkerExit() {
-        LockSupport.unpark(workerThread);
-        boolean interrupted = false;
-        while (!terminated) {
-            if (!workerThread.isAlive()) {
-                LockSupport.parkNanos(10_000L);
-                continue;
-            }
-            try {
-                workerThread.join(100);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-            if (!terminated && workerThread.isAlive()) {
-                // A task blocked on the worker thread: an interrupt is the only way to free it.
-                workerThread.interrupt();
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** For the leak guard: stop without waiting (we are on the Cleaner's thread). */
-    void stopAsync() {
-        int previous;
-        do {
-            previous = lifecycle;
-            if (previous == STOPPED) {
-                return;
-            }
-        } while (!LIFECYCLE.compareAndSet(this, previous, STOPPED));
-        if (previous == INIT) {
-            terminated = true;
-        }
-        LockSupport.unpark(workerThread);
-    }
-
-    /** The worker failed: refuse new timeouts; true if no stop() won first, so the worker reports its drain. */
-    boolean forceStop() {
-        return LIFECYCLE.compareAndSet(this, STARTED, STOPPED);
-    }
-
-    /**
-     * Reports a failed worker's drain, on the worker before {@code terminated}: told now, as no one may
-     * ever call stop(); the first stop() still returns it, for callers that reschedule what stop() returns.
-     */
-    void reportFailedDrain(final Set<Timeout> drained) {
-        releaseLeakGuard(); // it owns no thread any more, so it is no longer a live timer
-        failedDrain.set(tellCancelled(drained));
-    }
-
-    private void releaseLeakGuard() {
-        Cleaner.Cleanable guard = leakGuard;
-        if (guard != null) {
-            guard.clean();
-        }
+        Set<Timeout> cancelled = lifecycle.stop();
+        JfrSupport.unregister(this); // its numbers no longer change
+        return cancelled;
     }
 
     /**
@@ -339,28 +155,23 @@ public final class TimerCore {
      * @return the count
      */
     public long pendingTimeouts() {
-        if (terminated) {
-            return 0;
-        }
-        long retired = counters.getAcquire(Cells.RETIRED);
-        long cancelled = counters.getVolatile(Cells.CANCELLED);
-        return inbound.producedCount() - retired - cancelled;
+        return lifecycle.isTerminated() ? 0 : handOff.pending();
     }
 
-    void terminated() {
-        terminated = true;
+    /**
+     * Takes a snapshot of this timer's statistics; see {@link StatsRecorder#snapshot} for why it
+     * never shows more timeouts ended than scheduled.
+     *
+     * @return the snapshot
+     */
+    @Override
+    public StatsSnapshot stats() {
+        return stats.snapshot(handOff::cancelledCount, handOff::scheduledCount, limit == null ? 0 : limit.rejected());
     }
 
-    boolean isStarted() {
-        return lifecycle == STARTED;
-    }
-
-    boolean stopRequested() {
-        return lifecycle == STOPPED;
-    }
-
-    private IllegalStateException stopped(final String what) {
-        return new IllegalStateException(name + " " + what);
+    @Override
+    public String statsName() {
+        return stats.timerName();
     }
 
     /**
@@ -369,7 +180,7 @@ public final class TimerCore {
      * @return the count
      */
     public long rejectedTasks() {
-        return worker.rejectedTasks();
+        return lifecycle.rejectedTasks();
     }
 
     /**
@@ -381,20 +192,57 @@ public final class TimerCore {
         return workerThread;
     }
 
-    String name() {
-        return name;
+    /** Stops without waiting, as the leak guard does; for test rigs that run the loop themselves. */
+    void stopAsync() {
+        lifecycle.stopAsync();
     }
 
-    System.Logger logger() {
-        return logger;
+    /** The worker's final drain (null before it); for test rigs that run the loop themselves. */
+    Set<Timeout> drained() {
+        return lifecycle.drained();
+    }
+
+    /** How many timeouts the worker retired; for test rigs. */
+    long retiredCount() {
+        return handOff.retiredCount();
+    }
+
+    /** How many timeouts callers cancelled; for test rigs. */
+    long cancelledCount() {
+        return handOff.cancelledCount();
     }
 
     /**
-     * Returns the clock.
-     *
-     * @return the clock
+     * What a timeout keeps: its public timer, returned by {@link Timeout#timer()}, and the engine
+     * it tells about a cancel. Held by the facade and its pending timeouts, never by the engine.
      */
-    public Clock clock() {
-        return clock;
+    private static final class Binding implements TimeoutOwner {
+        private final Timer facade;
+        private final TimerCore core;
+
+        Binding(final Timer facade, final TimerCore core) {
+            this.facade = facade;
+            this.core = core;
+        }
+
+        @Override
+        public Timer timer() {
+            return facade;
+        }
+
+        @Override
+        public void onCancelled() {
+            core.onCancelled();
+        }
+
+        @Override
+        public System.Logger logger() {
+            return core.logger;
+        }
+
+        @Override
+        public long nanoTime() {
+            return core.clock.nanoTime();
+        }
     }
 }

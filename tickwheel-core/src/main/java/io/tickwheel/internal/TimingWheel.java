@@ -27,7 +27,7 @@ public abstract class TimingWheel {
 
     final long originNanos;
     final long tickNanos;
-    /** floor((2^64 - 1) / tickNanos), so dividing by the tick is a multiply; 0 for a 1 ns tick. */
+    /** Makes dividing by the tick a multiply: see {@link Ticks#reciprocal}. */
     private final long reciprocal;
     /** Every tick up to and including this one has been processed; nodes are all due later. */
     long currentTick;
@@ -39,8 +39,7 @@ public abstract class TimingWheel {
     TimingWheel(final long originNanos, final long tickNanos) {
         this.originNanos = originNanos;
         this.tickNanos = Checks.positive(tickNanos, "tickNanos");
-        // Below 2^63 for any tick of 2 ns or more, so it is a non-negative long.
-        this.reciprocal = tickNanos == 1 ? 0 : Long.divideUnsigned(-1L, tickNanos);
+        this.reciprocal = Ticks.reciprocal(tickNanos);
     }
 
     /**
@@ -52,6 +51,25 @@ public abstract class TimingWheel {
     public final void add(final TimeoutNode node) {
         place(node, Math.max(deadlineTick(node), currentTick + 1));
         size++;
+    }
+
+    /**
+     * Links {@code node} unless its deadline tick has already been processed, in which case it
+     * is due now and the caller expires it: a node taken from the hand-off queue late (a clock
+     * jump, a long backlog) fires on the first tick the wheel processes after its deadline,
+     * which is the one already processed, rather than one tick later.
+     *
+     * @param node a pending node not linked anywhere
+     * @return true if linked, false if due now and left to the caller
+     */
+    public final boolean addUnlessDue(final TimeoutNode node) {
+        long tick = deadlineTick(node);
+        if (tick <= currentTick) {
+            return false;
+        }
+        place(node, tick);
+        size++;
+        return true;
     }
 
     /**
@@ -111,6 +129,15 @@ public abstract class TimingWheel {
     }
 
     /**
+     * Returns the tick length.
+     *
+     * @return nanoseconds per tick
+     */
+    public final long tickNanos() {
+        return tickNanos;
+    }
+
+    /**
      * Returns the last processed tick.
      *
      * @return the current tick
@@ -136,10 +163,6 @@ public abstract class TimingWheel {
         if (cancelled) {
             droppedCancelled++;
         }
-    }
-
-    final void relinked() {
-        size++;
     }
 
     /**
@@ -182,8 +205,7 @@ public abstract class TimingWheel {
         if (elapsed <= 0) {
             return 0;
         }
-        long tick = ticksIn(elapsed);
-        return tick * tickNanos == elapsed ? tick : tick + 1;
+        return ceilTicks(elapsed);
     }
 
     /** The tick containing {@code nowNanos}: floor(elapsed / tick), never behind the current tick. */
@@ -192,20 +214,14 @@ public abstract class TimingWheel {
         return elapsed < 0 ? currentTick : Math.max(currentTick, ticksIn(elapsed));
     }
 
-    /**
-     * floor(elapsed / tickNanos) for {@code elapsed >= 0}, without a division: every node added
-     * or cascaded needs one, and a 64-bit division costs several times a multiply. With
-     * {@code m = floor((2^64 - 1) / d)} and {@code n < 2^63}, {@code n * m / 2^64} lies within
-     * 0.75 below {@code n / d}, so the estimate is the quotient or one less, which the remainder
-     * tells apart.
-     */
+    /** floor(elapsed / tickNanos) for {@code elapsed >= 0}; see {@link Ticks#floorTicks}. */
     final long ticksIn(final long elapsed) {
-        if (reciprocal == 0) {
-            return elapsed;
-        }
-        long tick = Math.multiplyHigh(elapsed, reciprocal);
-        long remainder = elapsed - tick * tickNanos;
-        return remainder >= tickNanos ? tick + 1 : tick;
+        return Ticks.floorTicks(elapsed, tickNanos, reciprocal);
+    }
+
+    /** ceil(elapsed / tickNanos) for {@code elapsed >= 0}: the first tick starting at or after it. */
+    final long ceilTicks(final long elapsed) {
+        return Ticks.ceilTicks(elapsed, tickNanos, reciprocal);
     }
 
     /** Whether a node is due once {@code dueTick} is processed, without dividing. */

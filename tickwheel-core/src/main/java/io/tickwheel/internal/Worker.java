@@ -4,7 +4,7 @@ import io.tickwheel.Timeout;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -17,117 +17,118 @@ import java.util.function.Consumer;
  * <p>It parks with {@link LockSupport}. An interrupt does not stop it (only {@code stop()} does);
  * it is cleared so that parking does not turn into spinning.
  *
- * <h2>Waking the worker</h2>
- * New nodes may wait in the hand-off queue: most request timeouts are cancelled long before
- * they are due, and a node cancelled while still queued costs the worker one look instead of a
- * link and an unlink. So the worker takes the queue only when its earliest deadline comes due,
- * when the backlog reaches {@link #TRANSFER_BATCH}, or before a purge. To know the earliest
- * deadline, producers keep {@code QUEUED_MIN}: after its offer, a producer lowers it by CAS if
- * its own deadline is earlier, and only then loads {@code PARK_DEADLINE} (volatile), unparking the
- * worker if it parks past that deadline. The worker stores its park deadline (volatile), then
- * loads {@code QUEUED_MIN} (volatile) and sleeps no later than it: whichever side goes second
- * sees the other, so no queued node is slept past, and only a producer with a new earliest
- * deadline can pay for an unpark. Two thresholds bound memory while the worker sleeps: the
- * producer whose offer makes the backlog {@link #TRANSFER_BATCH} long, and the canceller
- * whose cancel makes a purge worth it ({@code PURGE_AT}), unpark it as well.
+ * <p>When it takes the queue and when producers wake it is the {@link HandOff}'s handshake; what
+ * it may ask of the lifecycle is {@link WorkerControl}. It reads no field of the engine.
+ *
+ * <h2>What it measures</h2>
+ * It is the only writer of its {@link StatsRecorder}'s expiries, wake-ups and lateness. A fire's
+ * lateness is its start time minus its deadline; the start time of the first task of a pass is
+ * the pass's clock reading, and each task run here ends with one clock reading that is both its
+ * end and the next task's start: one {@code nanoTime} per task, which times the task (for the
+ * task-time histogram and the slow-task check) and dates the next fire. A task handed to the
+ * executor is dated by the pass's reading and timed on the executor ({@link TimedTask}).
  *
  * <p>Threading: worker thread only, except {@link #unprocessed()}, which the stopping thread
- * reads after seeing the core's volatile {@code terminated} flag, written after the drain.
+ * reads after seeing the lifecycle's volatile {@code terminated} flag, written after the drain.
  */
 final class Worker implements Runnable {
 
-    /**
-     * Backlog length at which a producer wakes a sleeping worker to take the queue, and the most
-     * one transfer takes before the wheel advances again: long enough that in request-timeout
-     * churn most nodes are cancelled before the worker ever links them (about 3 MB of nodes).
-     */
-    static final long TRANSFER_BATCH = 1 << 16;
-    /** Fewest stale cancelled nodes worth a purge pass. */
-    static final long PURGE_MIN = 1 << 10;
-
-    private final TimerCore core;
+    private final WorkerControl control;
+    private final HandOff handOff;
     private final TimingWheel wheel;
+    private final Clock clock;
+    private final long originNanos;
+    private final String name;
+    private final System.Logger logger;
     private final Consumer<TimeoutNode> expiry = this::expire;
     /** Runs expired tasks, or null to run them on this thread. */
     private final Executor taskExecutor;
-    /** Written by this thread, read by any (diagnostics and tests). */
-    private final AtomicLong rejectedTasks = new AtomicLong();
-    /** Mirrors Cells.RETIRED; the worker is its only writer. */
+    private final StatsRecorder stats;
+    /** The latest clock reading of this pass: when the next due task starts. */
+    private long fireNanos;
+    /** Set by the one call that runs the worker; see {@link #runIfFirst()}. */
+    private final AtomicBoolean ran = new AtomicBoolean();
+    /** Mirrors the hand-off's retired cell; the worker is its only writer. */
     private long retired;
     /** Cancelled nodes dropped here rather than in the wheel: off the queue, or lost expiry races. */
     private long droppedHere;
     private Set<Timeout> unprocessed;
 
-    Worker(final TimerCore core, final TimingWheel wheel, final Executor taskExecutor) {
-        this.core = core;
+    /**
+     * Creates the worker of one timer.
+     *
+     * @param control the lifecycle it reports to
+     * @param handOff the queue and handshake it consumes
+     * @param wheel the wheel it alone drives
+     * @param options the timer's clock, name and task executor
+     * @param originNanos the clock reading where the wheel's tick 0 starts
+     * @param stats what it records its measurements in
+     */
+    Worker(final WorkerControl control, final HandOff handOff, final TimingWheel wheel,
+            final TimerOptions options, final long originNanos, final StatsRecorder stats) {
+        this.control = control;
+        this.handOff = handOff;
         this.wheel = wheel;
-        this.taskExecutor = taskExecutor;
+        this.clock = options.clock();
+        this.originNanos = originNanos;
+        this.name = options.name();
+        this.logger = options.logger();
+        this.taskExecutor = options.taskExecutor();
+        this.stats = stats;
     }
 
     @Override
     public void run() {
+        runIfFirst();
+    }
+
+    /**
+     * Runs the worker unless it has run (or is running) already: a ThreadFactory's thread that was
+     * started behind the core's back, and the core's own drain after a failed {@code Thread.start()},
+     * must never be two workers at once.
+     *
+     * @return true if this call ran it
+     */
+    boolean runIfFirst() {
+        if (!ran.compareAndSet(false, true)) {
+            return false;
+        }
+        runLoopAndDrain();
+        return true;
+    }
+
+    private void runLoopAndDrain() {
         boolean reportsDrain = false;
         try {
             loop();
         } catch (Throwable t) {
             // Refuse new timeouts before logging: the log call runs the application's logging
             // backend, which may throw too, and a timeout accepted now would never end.
-            reportsDrain = core.forceStop();
-            core.logger().log(System.Logger.Level.ERROR,
-                    "The worker of " + core.name() + " failed; the timer is stopped", t);
+            reportsDrain = control.forceStop();
+            logger.log(System.Logger.Level.ERROR, "The worker of " + name + " failed; the timer is stopped", t);
         } finally {
             try {
                 unprocessed = drainAll();
                 if (reportsDrain) {
-                    core.reportFailedDrain(unprocessed);
+                    control.reportFailedDrain(unprocessed);
                 }
             } finally {
-                core.terminated();
+                control.terminated();
             }
         }
     }
 
     private void loop() {
-        Clock clock = core.clock();
-        while (core.isStarted()) {
+        while (control.isStarted()) {
             long now = clock.nanoTime();
-            if (transferDue(now)) {
-                transfer();
+            if (handOff.transferDue(now - originNanos)) {
+                droppedHere += handOff.transferTo(wheel, expiry);
                 purgeIfWorthIt();
             }
+            fireNanos = now;
             wheel.advance(now, expiry);
             park(clock.nanoTime());
         }
-    }
-
-    /** Whether the queue must be taken now: a queued node is due, or a threshold was reached. */
-    private boolean transferDue(final long nowNanos) {
-        PaddedLongs counters = core.counters;
-        return counters.getVolatile(Cells.QUEUED_MIN) <= nowNanos - core.originNanos
-                || core.inbound.producedCount() > counters.getVolatile(Cells.TRANSFER_AT)
-                || counters.getVolatile(Cells.CANCELLED) >= counters.getVolatile(Cells.PURGE_AT);
-    }
-
-    private void transfer() {
-        NodeQueue inbound = core.inbound;
-        // Volatile, before the polls: a producer that still saw the old bound has offered before
-        // this store, so the polls below reach its node (see the class comment).
-        core.counters.setVolatile(Cells.QUEUED_MIN, Cells.NONE);
-        TimeoutNode node = null;
-        for (long taken = 0; taken < TRANSFER_BATCH && (node = inbound.poll()) != null; taken++) {
-            if (node.isCancelled()) {
-                droppedHere++;
-            } else {
-                wheel.add(node);
-            }
-        }
-        if (node != null) {
-            // Producers outpace us: leave the rest for the next pass, so due timeouts still expire
-            // in between, and keep the bound at "due now" (not NONE, which would let us sleep past
-            // a queued node whose producer saw the bound we just cleared).
-            core.counters.setVolatile(Cells.QUEUED_MIN, Long.MIN_VALUE);
-        }
-        core.counters.setVolatile(Cells.TRANSFER_AT, inbound.consumedCount() + TRANSFER_BATCH - 1);
     }
 
     private void expire(final TimeoutNode node) {
@@ -137,41 +138,51 @@ final class Worker implements Runnable {
             return;
         }
         retire();
+        long start = fireNanos;
+        stats.expired(start - node.deadlineNanos);
         if (taskExecutor == null) {
-            node.runTask();
+            boolean completed = node.runTask();
+            long end = clock.nanoTime();
+            fireNanos = end;
+            stats.taskRan(node.task(), end - start, !completed);
             return;
         }
         try {
-            taskExecutor.execute(node::runTask);
+            taskExecutor.execute(new TimedTask(node, stats, clock));
         } catch (Throwable t) {
-            // Never silent: the task is expired (it was handed over) but will not run.
-            rejectedTasks.incrementAndGet();
-            core.logger().log(System.Logger.Level.ERROR, "The task executor of " + core.name()
-                    + " refused expired TimerTask " + TimeoutNode.describe(node.task()) + "; it will not run", t);
+            // Never silent: the task is expired (it was handed over) but will not run, unless it is
+            // one of our own hand-offs, which is safe to run here and must not leave a future pending.
+            stats.executorRejected();
+            boolean ownHandOff = node.task() instanceof HandOffTask;
+            if (ownHandOff) {
+                node.runTask(); // before logging, which runs the application's backend and may throw
+            }
+            logger.log(System.Logger.Level.ERROR, "The task executor of " + name
+                    + " refused expired TimerTask " + TimeoutNode.describe(node.task())
+                    + (ownHandOff ? "; it only hands work on, so it ran on the worker thread instead"
+                            : "; it will not run"), t);
         }
     }
 
     long rejectedTasks() {
-        return rejectedTasks.get();
+        return stats.executorRejections();
     }
 
     private void retire() {
         retired++;
-        // Release: pairs with the acquire load in TimerCore.pendingTimeouts.
-        core.counters.setRelease(Cells.RETIRED, retired);
-        core.releasePermit();
+        handOff.retired(retired);
     }
 
     /**
      * Purges when the cancelled nodes still linked are at least as many as the live ones, so a
      * purge's cost (one pass over the wheel) is paid for by as many cancels: amortized O(1) per
-     * cancel, and garbage stays within max(live, {@link #PURGE_MIN}) plus what is still queued.
+     * cancel, and garbage stays within max(live, {@link HandOff#PURGE_MIN}) plus what is still queued.
      */
     private void purgeIfWorthIt() {
-        long cancelled = core.counters.getVolatile(Cells.CANCELLED);
+        long cancelled = handOff.cancelledCount();
         long stale = cancelled - droppedHere - wheel.droppedCancelled();
         long live = wheel.size() - Math.max(0, stale);
-        if (stale >= Math.max(PURGE_MIN, live)) {
+        if (stale >= Math.max(HandOff.PURGE_MIN, live)) {
             wheel.purgeCancelled();
             stale = cancelled - droppedHere - wheel.droppedCancelled();
             live = wheel.size();
@@ -180,28 +191,22 @@ final class Worker implements Runnable {
         // (stale >= max(PURGE_MIN, live)) first holds after max(PURGE_MIN - s, ceil((live - s) / 2))
         // more cancels, not max(PURGE_MIN, live) - s: waking later lets garbage outgrow live.
         long linkedStale = Math.max(0, stale);
-        long wanted = Math.max(PURGE_MIN - linkedStale, (live - linkedStale + 1) / 2);
-        // Volatile: pairs with the cancellers' volatile load in TimerCore.onCancelled.
-        core.counters.setVolatile(Cells.PURGE_AT, cancelled + Math.max(1, wanted));
+        long wanted = Math.max(HandOff.PURGE_MIN - linkedStale, (live - linkedStale + 1) / 2);
+        handOff.purgeAt(cancelled + Math.max(1, wanted));
     }
 
     private void park(final long nowNanos) {
-        long elapsedNow = nowNanos - core.originNanos;
+        long elapsedNow = nowNanos - originNanos;
         long wait = wheel.nanosUntilNextTick(nowNanos);
-        long deadline = wait == TimingWheel.NEVER ? Long.MAX_VALUE : TimerCore.elapsedDeadline(elapsedNow, wait);
-        PaddedLongs counters = core.counters;
-        // Volatile store, then the volatile load of QUEUED_MIN: our half of the handshake with
-        // TimerCore.schedule (lower QUEUED_MIN, then load PARK_DEADLINE).
-        counters.setVolatile(Cells.PARK_DEADLINE, deadline);
-        long queuedMin = counters.getVolatile(Cells.QUEUED_MIN);
-        if (queuedMin < deadline) {
-            // Wake at the start of the tick the earliest queued node is due in, not before it.
-            long tick = wheel.tickNanos;
-            long boundary = queuedMin / tick * tick;
-            deadline = boundary == queuedMin ? queuedMin : TimerCore.elapsedDeadline(boundary, tick);
+        long deadline = wait == TimingWheel.NEVER ? Long.MAX_VALUE : Ticks.elapsedDeadline(elapsedNow, wait);
+        long transferStart = handOff.parking(deadline);
+        if (transferStart < deadline) {
+            // Wake at the start of the tick the queue must be taken in, not before it.
+            deadline = Ticks.alignUp(transferStart, wheel.tickNanos());
         }
-        if (wait == 0 || deadline <= elapsedNow || transferDue(nowNanos) || !core.isStarted()) {
-            counters.setRelease(Cells.PARK_DEADLINE, Cells.AWAKE);
+        if (wait == 0 || deadline <= elapsedNow || handOff.transferDue(elapsedNow) || !handOff.lookAgainLater()
+                || !control.isStarted()) {
+            handOff.awake();
             return;
         }
         if (deadline == Long.MAX_VALUE) {
@@ -209,7 +214,8 @@ final class Worker implements Runnable {
         } else {
             LockSupport.parkNanos(this, deadline - elapsedNow);
         }
-        counters.setRelease(Cells.PARK_DEADLINE, Cells.AWAKE);
+        handOff.awake();
+        stats.wokeUp();
         // Only stop() ends the worker; a stray interrupt would make every later park return at once.
         Thread.interrupted();
     }
@@ -221,10 +227,11 @@ final class Worker implements Runnable {
             if (node.tryCancelQuietly()) {
                 pending.add(node);
                 retire();
+                stats.drained();
             }
         };
         TimeoutNode node;
-        while ((node = core.inbound.poll()) != null) {
+        while ((node = handOff.poll()) != null) {
             collect.accept(node);
         }
         wheel.drainTo(collect);

@@ -1,15 +1,25 @@
 /**
  * tickwheel's implementation; not exported, no compatibility promises.
  *
- * <h2>Shape</h2>
+ * <h2>Layers</h2>
+ * Each class uses only its own layer and the ones below it, and no classes form a cycle
+ * ({@code LayeringTest} checks this on the import graph in every build):
  * <pre>
- *   HashedWheelTimer / HierarchicalWheelTimer   public facades: check arguments, delegate
- *        |
- *   TimerCore        lifecycle, counters, schedule path, stop(); any thread
- *        |  NodeQueue (MPSC hand-off: TimeoutNode)
- *   Worker           the worker thread's loop; parks with LockSupport
- *        |
- *   TimingWheel      pure structure, worker-confined: HashedWheel | HierarchicalWheel
+ *   facades     HashedWheelTimer, HierarchicalWheelTimer, Timers, WheelScheduledExecutorService,
+ *               TimeoutFutures: check arguments, fill a TimerOptions, delegate
+ *   adapters    ScheduledExecutorCore, ScheduledTask, FuturesTimeoutTask: JDK interfaces over a Timer
+ *   engine      TimerCore      the schedule path and the wiring; any thread
+ *               HandOff        queue + counters + the wake handshake (producers | worker)
+ *               Lifecycle      start, stop, waiting for the worker, a failed worker's drain, leak guard
+ *               Worker         the worker thread's loop; sees only HandOff, its wheel and WorkerControl
+ *               TimerOptions, PendingLimit, LeakGuard, WorkerControl
+ *               StatsRecorder, TimedTask: what the worker (and the executor) measure
+ *   structures  TimeoutNode (+ TimeoutOwner, what a node asks of its engine), NodeQueue (MPSC),
+ *               TimingWheel: HashedWheel | HierarchicalWheel over BucketArrays; worker-confined
+ *   base        Ticks (all tick arithmetic), Clock, PaddedLongs, Checks, NamedThreadFactory,
+ *               SystemProperties; statistics data (LogBuckets, LogHistogram, HistogramData,
+ *               StatsSnapshot, StatsSource); JFR (JfrSupport, JfrEvents and the two events)
+ *   api         Timer, Timeout, TimerTask (io.tickwheel)
  * </pre>
  *
  * <h2>Thread map</h2>
@@ -22,27 +32,40 @@
  *   <li><b>The task executor</b> (optional) runs expired tasks handed to it by the worker.</li>
  *   <li><b>The Cleaner thread</b> ({@code LeakGuard}) reports and stops timers collected without
  *       {@code stop()}.</li>
+ *   <li><b>The completion threads</b> ({@link io.tickwheel.internal.CompletionExecutor},
+ *       {@code tickwheel-futures-N}) complete the futures of {@code TimeoutFutures} whose delay
+ *       passed, unless the caller gave an executor; the worker hands them the job
+ *       ({@code Executor.execute}'s own happens-before).</li>
  * </ul>
+ * Every thread tickwheel's own factories make ({@link io.tickwheel.internal.NamedThreadFactory})
+ * starts without its creator's inheritable thread-locals, with the system class loader as its
+ * context class loader.
  *
  * <h2>Hand-offs and their happens-before edges</h2>
  * <ul>
- *   <li>Caller to worker, a new node: the producer's release store of the node into its queue
- *       slot, paired with the worker's acquire load of that slot ({@link io.tickwheel.internal.NodeQueue}).
- *       The node's final fields (task, deadline, timer) are published by it.</li>
- *   <li>Node to engine: a node keeps only its public timer and finds the engine through a lookup
- *       (a static volatile) that the public timers' class initialisers install; a timer's class
- *       is initialised before any of its instances, hence any of its nodes, exists.</li>
+ *   <li>Caller to worker, a new node: the producer's release fence, then its plain store of the
+ *       node into its claimed queue slot (together a release store), paired with the worker's
+ *       acquire load of that slot ({@link io.tickwheel.internal.NodeQueue}). The node's fields
+ *       (task, deadline, owner) are published by it; a cancel later clears the task (release),
+ *       after its own state CAS, which the worker's expire CAS excludes.</li>
+ *   <li>Node to engine: a node keeps one final reference, its {@code TimeoutOwner}, made by the
+ *       engine for each public timer in that timer's constructor and published with the node's
+ *       other fields; it holds the public timer (for {@code timer()}) and the engine (to
+ *       count a cancel). The engine never holds it, so the leak guard can watch the public timer.</li>
  *   <li>Caller to worker, a cancel: the caller's CAS of the node's state, read by the worker
  *       with acquire before it links, cascades, expires or drains the node. The cancel counter
  *       (atomic add) tells the worker how many cancelled nodes it may still hold.</li>
  *   <li>Worker and callers, sleeping: a producer lowers {@code QUEUED_MIN} (CAS) only when its
  *       deadline is the earliest queued, then loads the worker's park deadline (volatile); the
  *       worker stores its park deadline (volatile), then loads {@code QUEUED_MIN}. One of the two
- *       sees the other, so no queued node is slept past (see {@link io.tickwheel.internal.Worker}).</li>
+ *       sees the other, so no queued node is slept past (nor its transfer start, which a long
+ *       backlog moves earlier); the worker then stores {@code TRANSFER_AT} (volatile) and reloads
+ *       the producer index, against producers' atomic claim then load of {@code TRANSFER_AT}, so
+ *       a growing backlog always gets looked at again (see {@link io.tickwheel.internal.HandOff}).</li>
  *   <li>Worker to task: expired nodes are run on the worker (program order) or passed to
  *       {@code Executor.execute} (the executor's own happens-before).</li>
  *   <li>Worker to stop(): the worker's final drain is read by the stopping thread after it
- *       sees the core's volatile {@code terminated} flag, written after the drain; a producer
+ *       sees the lifecycle's volatile {@code terminated} flag, written after the drain; a producer
  *       racing stop() re-reads the lifecycle after its offer and settles the race with the
  *       node's state CAS.</li>
  *   <li>A failed worker: its loop threw. It refuses new timeouts first (a CAS of the lifecycle,
@@ -51,6 +74,14 @@
  *       the first {@code stop()} to return; nothing is told twice.</li>
  *   <li>Counts: the worker's retired counter (release store, single writer), the cancel counter
  *       (atomic add) and the producer index are read in that order by {@code pendingTimeouts()}.</li>
+ *   <li>Statistics: the worker is the only writer of expired, drained, wake-ups and the lateness
+ *       histogram (plain read of its own value, release store; readers acquire); task time is
+ *       written by the worker, or with atomic adds by the executor's threads ({@code TimedTask});
+ *       {@code stats()} loads the worker's counts, then the cancel counter, then the producer
+ *       index, so a snapshot never shows more ended than scheduled. The schedule path gains no
+ *       write: "scheduled" is the producer index and "rejected" is counted only on refusal.</li>
+ *   <li>JFR: the periodic statistics hook holds timers weakly in a concurrent queue; the JFR
+ *       thread takes snapshots like any reader.</li>
  * </ul>
  *
  * <h2>Glossary (Varghese and Lauck, 1987)</h2>

@@ -66,8 +66,8 @@ class TimerCoreLifecycleTest {
     }
 
     private static TimerCore core(final ThreadFactory factory) {
-        return new TimerCore("HashedWheelTimer", Clock.SYSTEM, origin -> new HashedWheel(origin, TICK, 64),
-                factory, 0, null);
+        return new TimerCore(new TimerOptions(TimerOptions.Kind.HASHED, "HashedWheelTimer")
+                .tickNanos(TICK).wheelSize(64).threadFactory(factory));
     }
 
     /** stop() while the first newTimeout is between start()'s CAS and Thread.start(). */
@@ -76,9 +76,10 @@ class TimerCoreLifecycleTest {
         GatedFactory factory = new GatedFactory(false);
         TimerCore core = core(factory);
         AtomicReference<Throwable> scheduleFailure = new AtomicReference<>();
+        AtomicReference<TimeoutNode> scheduled = new AtomicReference<>();
         Thread scheduler = new Thread(() -> {
             try {
-                core.schedule(null, new Probe(), TimeUnit.SECONDS.toNanos(10));
+                scheduled.set(core.schedule(null, new Probe(), TimeUnit.SECONDS.toNanos(10)));
             } catch (Throwable t) {
                 scheduleFailure.set(t);
             }
@@ -95,11 +96,22 @@ class TimerCoreLifecycleTest {
             }
         });
         stopper.start();
-        stopper.join(500); // HEAD: returns (with an NPE) at once; working tree: waits for the drain
+        stopper.join(500);
+        assertThat(stopper.isAlive()).as("stop() waits for the worker's drain while Thread.start() is held")
+                .isTrue();
         factory.release.countDown();
         stopper.join(5_000);
         scheduler.join(5_000);
+        assertThat(stopper.isAlive()).as("stop() returned").isFalse();
+        assertThat(scheduler.isAlive()).as("the first newTimeout returned").isFalse();
         assertThat(stopFailure.get()).as("stop() threw").isNull();
+        // The first newTimeout either lost the race (IllegalStateException) or its timeout is in stop()'s set.
+        if (scheduleFailure.get() == null) {
+            assertThat(stopped.get()).containsExactly(scheduled.get());
+        } else {
+            assertThat(scheduleFailure.get()).isInstanceOf(IllegalStateException.class);
+            assertThat(stopped.get()).isEmpty();
+        }
         assertThat(core.pendingTimeouts()).isZero();
     }
 
@@ -126,6 +138,7 @@ class TimerCoreLifecycleTest {
         TimeoutNode stranded = core.schedule(null, probe, TICK); // sees STARTED: accepted
         factory.release.countDown();
         first.join(5_000);
+        assertThat(first.isAlive()).as("the failed start returned").isFalse();
         assertThat(firstFailure.get()).isInstanceOf(OutOfMemoryError.class);
         Set<Timeout> returned = core.stop();
         assertThat(stranded.isCancelled())
@@ -161,9 +174,12 @@ class TimerCoreLifecycleTest {
         });
         stopper.start();
         stopper.join(300);
+        assertThat(stopper.isAlive()).as("stop() waits while Thread.start() is held").isTrue();
         factory.release.countDown();
         first.join(5_000);
         stopper.join(5_000);
+        assertThat(first.isAlive()).as("the failed start returned").isFalse();
+        assertThat(stopper.isAlive()).as("stop() returned").isFalse();
         assertThat(stopFailure.get()).as("stop() threw").isNull();
         assertThat(core.pendingTimeouts()).isZero();
     }

@@ -68,7 +68,7 @@ class TimingWheelModelTest {
             int op = random.nextInt(100);
             if (op < 45 && live.size() < MAX_LIVE) {
                 long delay = randomDelay(random, config.tickNanos);
-                long elapsed = TimerCore.elapsedDeadline(now - config.originNanos, delay);
+                long elapsed = Ticks.elapsedDeadline(now - config.originNanos, delay);
                 TimeoutNode node = new TimeoutNode(null, t -> { }, config.originNanos + elapsed);
                 wheel.add(node);
                 live.add(node);

@@ -31,7 +31,7 @@ class TimingWheelTest {
         }
 
         TimeoutNode add(final long delayNanos) {
-            long elapsed = TimerCore.elapsedDeadline(now - config.originNanos, delayNanos);
+            long elapsed = Ticks.elapsedDeadline(now - config.originNanos, delayNanos);
             TimeoutNode node = new TimeoutNode(null, t -> { }, config.originNanos + elapsed);
             wheel.add(node);
             wheel.checkInvariants();

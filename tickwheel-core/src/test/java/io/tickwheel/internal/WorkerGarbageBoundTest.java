@@ -18,9 +18,11 @@ class WorkerGarbageBoundTest {
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static TimingWheel wheelOf(final TimerCore core) throws Exception {
-        Field w = TimerCore.class.getDeclaredField("worker");
+        Field l = TimerCore.class.getDeclaredField("lifecycle");
+        l.setAccessible(true);
+        Field w = Lifecycle.class.getDeclaredField("worker");
         w.setAccessible(true);
-        Object worker = w.get(core);
+        Object worker = w.get(l.get(core));
         Field f = Worker.class.getDeclaredField("wheel");
         f.setAccessible(true);
         return (TimingWheel) f.get(worker);
@@ -45,27 +47,27 @@ class WorkerGarbageBoundTest {
         coreField.setAccessible(true);
         TimerCore core = (TimerCore) coreField.get(timer);
         try {
-            int n = 10_000;
+            int n = (int) HandOff.PURGE_MIN + 10_000;
             List<Timeout> nodes = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 nodes.add(timer.newTimeout(t -> { }, 1, TimeUnit.HOURS));
             }
-            // The PURGE_MIN-th cancel wakes the worker: it takes the queue (drops 1024), links the rest.
-            for (int i = 0; i < Worker.PURGE_MIN; i++) {
+            // The PURGE_MIN-th cancel wakes the worker: it takes the queue (drops PURGE_MIN), links the rest.
+            for (int i = 0; i < HandOff.PURGE_MIN; i++) {
                 nodes.get(i).cancel();
             }
             TimingWheel wheel = wheelOf(core);
-            awaitSize(wheel, n - Worker.PURGE_MIN);
-            assertThat(wheel.size()).isEqualTo(n - Worker.PURGE_MIN);
+            awaitSize(wheel, n - HandOff.PURGE_MIN);
+            assertThat(wheel.size()).isEqualTo(n - HandOff.PURGE_MIN);
             // Cancel all but one of the linked nodes.
-            for (int i = (int) Worker.PURGE_MIN; i < n - 1; i++) {
+            for (int i = (int) HandOff.PURGE_MIN; i < n - 1; i++) {
                 nodes.get(i).cancel();
             }
             long live = 1;
             // The cancel that crosses the purge threshold wakes the worker; give it time to purge.
             Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(wheel.size() - live).as("garbage <= max(PURGE_MIN, live)")
-                            .isLessThanOrEqualTo(Math.max(Worker.PURGE_MIN, live)));
+                            .isLessThanOrEqualTo(Math.max(HandOff.PURGE_MIN, live)));
             assertThat(core.pendingTimeouts()).isEqualTo(live);
         } finally {
             timer.stop();

@@ -5,6 +5,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.tickwheel.Timeout;
 import io.tickwheel.stress.RecordingTask;
+import io.tickwheel.stress.Turns;
 import io.tickwheel.stress.Rendezvous;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -25,7 +26,7 @@ import org.openjdk.jcstress.infra.results.IIIIII_Result;
  *
  * <p>The rule: exactly one of run / {@code cancelled()} happens, once; {@code cancel()} returns true
  * iff the task never runs; the timeout is counted once, as retired by the worker or as cancelled by
- * the caller; the worker's exit drain finds nothing left. Runs on both wheels.
+ * the caller; the worker's exit drain finds nothing left. Runs on both wheels, in turn.
  *
  * <p>Result: r1 = {@code cancel()} (1/0), r2 = task runs, r3 = {@code cancelled()} calls,
  * r4 = the worker's retired counter, r5 = the callers' cancel counter, r6 = timeouts the exit drain
@@ -36,105 +37,54 @@ import org.openjdk.jcstress.infra.results.IIIIII_Result;
 @Outcome(id = "0, 1, 0, 1, 0, 0", expect = ACCEPTABLE,
         desc = "the worker expired it: ran once, counted as retired, cancel() returned false")
 @Outcome(expect = FORBIDDEN, desc = "run and cancelled, neither, twice, miscounted, or left for the drain")
-public abstract class CancelVsWorkerExpire {
+@JCStressTest
+@State
+public class CancelVsWorkerExpire {
 
     private final WorkerRig rig;
     private final RecordingTask task = new RecordingTask();
     private final Timeout timeout;
     private final Rendezvous rendezvous = new Rendezvous();
 
+    /** Creates a state, on the next configuration in turn (see {@link Turns}). */
+    public CancelVsWorkerExpire() {
+        this(WorkerRig.Wheel.next());
+    }
+
     CancelVsWorkerExpire(final WorkerRig.Wheel wheel) {
         rig = new WorkerRig(wheel);
         timeout = rig.schedule(task, 0);
     }
 
-    final void cancel(final IIIIII_Result r) {
+    /**
+     * A caller cancels.
+     *
+     * @param r the result
+     */
+    @Actor
+    public void caller(final IIIIII_Result r) {
         rendezvous.arrive();
         r.r1 = timeout.cancel() ? 1 : 0;
     }
 
-    final void pass() {
+    /** The worker runs one pass. */
+    @Actor
+    public void worker() {
         rendezvous.arrive();
         rig.runPass();
     }
 
-    final void outcome(final IIIIII_Result r) {
+    /**
+     * Records callbacks and counters.
+     *
+     * @param r the result
+     */
+    @Arbiter
+    public void arbiter(final IIIIII_Result r) {
         r.r2 = task.runs();
         r.r3 = task.cancels();
         r.r4 = (int) rig.retired();
         r.r5 = (int) rig.cancelCount();
         r.r6 = rig.drained().size();
-    }
-
-    /** On the hashed wheel. */
-    @JCStressTest
-    @State
-    public static class Hashed extends CancelVsWorkerExpire {
-        /** Creates the state. */
-        public Hashed() {
-            super(WorkerRig.Wheel.HASHED);
-        }
-
-        /**
-         * A caller cancels.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void caller(final IIIIII_Result r) {
-            cancel(r);
-        }
-
-        /** The worker runs one pass. */
-        @Actor
-        public void worker() {
-            pass();
-        }
-
-        /**
-         * Records callbacks and counters.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIII_Result r) {
-            outcome(r);
-        }
-    }
-
-    /** On the hierarchical wheel. */
-    @JCStressTest
-    @State
-    public static class Hierarchical extends CancelVsWorkerExpire {
-        /** Creates the state. */
-        public Hierarchical() {
-            super(WorkerRig.Wheel.HIERARCHICAL);
-        }
-
-        /**
-         * A caller cancels.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void caller(final IIIIII_Result r) {
-            cancel(r);
-        }
-
-        /** The worker runs one pass. */
-        @Actor
-        public void worker() {
-            pass();
-        }
-
-        /**
-         * Records callbacks and counters.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIII_Result r) {
-            outcome(r);
-        }
     }
 }

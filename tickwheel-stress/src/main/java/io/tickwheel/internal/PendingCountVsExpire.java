@@ -7,12 +7,13 @@ import io.tickwheel.Timeout;
 import io.tickwheel.stress.RecordingTask;
 import io.tickwheel.stress.Rendezvous;
 import io.tickwheel.stress.Spin;
+import io.tickwheel.stress.Turns;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.IIIII_Result;
+import org.openjdk.jcstress.infra.results.IIIIII_Result;
 
 /**
  * Hazard: {@code pendingTimeouts()} read while the worker retires timeouts. The worker counts
@@ -22,20 +23,28 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
  *
  * <p>Setup: A (due) and D (an hour out) are pending. The worker runs one pass: it expires A, then
  * its exit drain cancels D, then it marks the timer terminated. The reader reads
- * {@code pendingTimeouts()} until the worker is done, then once more. The true count goes 2, 1, 0.
+ * {@code pendingTimeouts()} while the worker runs (each read taken after seeing the worker not yet
+ * done), then once more after it is done. The true count goes 2, 1, 0.
  *
- * <p>The rule: every read is between 0 and 2, and the count is 0 once the worker is done; A ran
- * once, D was collected by the drain, and the worker retired exactly those two. Runs on both
- * wheels.
+ * <p>The rule: every read taken while the worker runs is between 0 and 2, the read after the worker
+ * is done is 0; A ran once, D was collected by the drain, and the worker retired exactly those two.
+ * Runs on each wheel in turn.
  *
- * <p>Result: r1 = lowest read, r2 = highest read, r3 = A's runs, r4 = D collected by the drain
- * (1/0), r5 = the worker's retired counter.
+ * <p>Result: r1 = lowest read while the worker ran, r2 = highest such read (both -1 if the reader
+ * only got to read after the worker was done), r3 = the read after it was done, r4 = A's runs,
+ * r5 = D collected by the drain (1/0), r6 = the worker's retired counter.
  */
-@Outcome(id = "0, 2, 1, 1, 2", expect = ACCEPTABLE, desc = "reads saw the start, then the end")
-@Outcome(id = "0, 1, 1, 1, 2", expect = ACCEPTABLE, desc = "reads began after A expired")
-@Outcome(id = "0, 0, 1, 1, 2", expect = ACCEPTABLE, desc = "every read saw the end state")
+@Outcome(id = "2, 2, 0, 1, 1, 2", expect = ACCEPTABLE, desc = "reads while running saw only the start")
+@Outcome(id = "1, 2, 0, 1, 1, 2", expect = ACCEPTABLE, desc = "reads while running saw the start and A expired")
+@Outcome(id = "0, 2, 0, 1, 1, 2", expect = ACCEPTABLE, desc = "reads while running saw the start and the end")
+@Outcome(id = "1, 1, 0, 1, 1, 2", expect = ACCEPTABLE, desc = "reads while running saw A expired")
+@Outcome(id = "0, 1, 0, 1, 1, 2", expect = ACCEPTABLE, desc = "reads while running saw A expired, then the end")
+@Outcome(id = "0, 0, 0, 1, 1, 2", expect = ACCEPTABLE, desc = "reads while running saw the end state")
+@Outcome(id = "-1, -1, 0, 1, 1, 2", expect = ACCEPTABLE, desc = "the reader only read after the worker was done")
 @Outcome(expect = FORBIDDEN, desc = "a read below 0 or above 2, a non-zero final count, or a miscounted timeout")
-public abstract class PendingCountVsExpire {
+@JCStressTest
+@State
+public class PendingCountVsExpire {
 
     private final WorkerRig rig;
     private final RecordingTask dueTask = new RecordingTask();
@@ -43,110 +52,58 @@ public abstract class PendingCountVsExpire {
     private final Rendezvous rendezvous = new Rendezvous();
     private volatile boolean done;
 
+    /** Creates a state, on the next configuration in turn (see {@link Turns}). */
+    public PendingCountVsExpire() {
+        this(WorkerRig.Wheel.next());
+    }
+
     PendingCountVsExpire(final WorkerRig.Wheel wheel) {
         rig = new WorkerRig(wheel);
         rig.schedule(dueTask, 0);
         far = rig.schedule(new RecordingTask(), WorkerRig.FAR);
     }
 
-    final void pass() {
+    /** The worker runs one pass and exits. */
+    @Actor
+    public void worker() {
         rendezvous.arrive();
         rig.runPass();
         done = true;
     }
 
-    final void read(final IIIII_Result r) {
+    /**
+     * Reads the count while the worker runs.
+     *
+     * @param r the result
+     */
+    @Actor
+    public void reader(final IIIIII_Result r) {
         rendezvous.arrive();
         long lowest = Long.MAX_VALUE;
         long highest = Long.MIN_VALUE;
-        boolean finished;
         int step = 0;
-        do {
-            Spin.pause(++step);
-            finished = done;
+        // Only reads taken after seeing the worker still running count as "while running": the read
+        // after the loop is always 0, and folding it in would make the lowest read always 0.
+        while (!done) {
             long count = rig.pendingTimeouts();
             lowest = Math.min(lowest, count);
             highest = Math.max(highest, count);
-        } while (!finished);
-        r.r1 = (int) lowest;
-        r.r2 = (int) highest;
+            Spin.pause(++step);
+        }
+        r.r1 = lowest == Long.MAX_VALUE ? -1 : (int) lowest;
+        r.r2 = highest == Long.MIN_VALUE ? -1 : (int) highest;
+        r.r3 = (int) rig.pendingTimeouts();
     }
 
-    final void outcome(final IIIII_Result r) {
-        r.r3 = dueTask.runs();
-        r.r4 = rig.drained().contains(far) ? 1 : 0;
-        r.r5 = (int) rig.retired();
-    }
-
-    /** On the hashed wheel. */
-    @JCStressTest
-    @State
-    public static class Hashed extends PendingCountVsExpire {
-        /** Creates the state. */
-        public Hashed() {
-            super(WorkerRig.Wheel.HASHED);
-        }
-
-        /** The worker runs one pass and exits. */
-        @Actor
-        public void worker() {
-            pass();
-        }
-
-        /**
-         * Reads the count while the worker runs.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void reader(final IIIII_Result r) {
-            read(r);
-        }
-
-        /**
-         * Records the tasks and the retired counter.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIII_Result r) {
-            outcome(r);
-        }
-    }
-
-    /** On the hierarchical wheel. */
-    @JCStressTest
-    @State
-    public static class Hierarchical extends PendingCountVsExpire {
-        /** Creates the state. */
-        public Hierarchical() {
-            super(WorkerRig.Wheel.HIERARCHICAL);
-        }
-
-        /** The worker runs one pass and exits. */
-        @Actor
-        public void worker() {
-            pass();
-        }
-
-        /**
-         * Reads the count while the worker runs.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void reader(final IIIII_Result r) {
-            read(r);
-        }
-
-        /**
-         * Records the tasks and the retired counter.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIII_Result r) {
-            outcome(r);
-        }
+    /**
+     * Records the tasks and the retired counter.
+     *
+     * @param r the result
+     */
+    @Arbiter
+    public void arbiter(final IIIIII_Result r) {
+        r.r4 = dueTask.runs();
+        r.r5 = rig.drained().contains(far) ? 1 : 0;
+        r.r6 = (int) rig.retired();
     }
 }

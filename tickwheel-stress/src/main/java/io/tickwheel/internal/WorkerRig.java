@@ -1,7 +1,9 @@
 package io.tickwheel.internal;
 
 import io.tickwheel.Timeout;
+import io.tickwheel.Timer;
 import io.tickwheel.TimerTask;
+import io.tickwheel.stress.Turns;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -38,12 +40,19 @@ final class WorkerRig {
     /** Which wheel the worker drives. */
     enum Wheel {
         HASHED,
-        HIERARCHICAL
+        HIERARCHICAL;
+
+        private static final Turns TURNS = new Turns();
+
+        /** The wheels in turn, one per call: for states that cover both. */
+        static Wheel next() {
+            return TURNS.next(2) == 0 ? HASHED : HIERARCHICAL;
+        }
     }
 
     private final TimerCore core;
-    /** What nodes keep as their timer; a node finds the core to tell about a cancel through it. */
-    private final CoreOwner owner = new Owner();
+    /** What nodes keep: the rig's stand-in timer and the core, which a cancel is counted by. */
+    private final TimeoutOwner owner;
     private Worker worker;
     private volatile Thread passThread;
 
@@ -52,16 +61,13 @@ final class WorkerRig {
     }
 
     WorkerRig(final Wheel wheel, final long maxPending) {
-        core = new TimerCore("WorkerRig", this::nanoTime, origin -> newWheel(wheel, origin), this::newThread,
-                maxPending, null);
+        TimerOptions options = wheel == Wheel.HASHED
+                ? new TimerOptions(TimerOptions.Kind.HASHED, "WorkerRig").wheelSize(8)
+                : new TimerOptions(TimerOptions.Kind.HIERARCHICAL, "WorkerRig").wheelSize(6);
+        core = new TimerCore(options.tickNanos(TICK_NANOS).clock(this::nanoTime).threadFactory(this::newThread)
+                .maxPendingTimeouts(maxPending));
+        owner = core.bind(new StandIn());
         core.start();
-    }
-
-    private static TimingWheel newWheel(final Wheel wheel, final long originNanos) {
-        if (wheel == Wheel.HASHED) {
-            return new HashedWheel(originNanos, TICK_NANOS, 8);
-        }
-        return new HierarchicalWheel(originNanos, TICK_NANOS, 6);
     }
 
     private Thread newThread(final Runnable runnable) {
@@ -109,7 +115,7 @@ final class WorkerRig {
      * @return the retired counter
      */
     long retired() {
-        return core.counters.getAcquire(Cells.RETIRED);
+        return core.retiredCount();
     }
 
     /**
@@ -118,7 +124,16 @@ final class WorkerRig {
      * @return the cancel counter
      */
     long cancelCount() {
-        return core.counters.getVolatile(Cells.CANCELLED);
+        return core.cancelledCount();
+    }
+
+    /**
+     * Returns the core's statistics, as {@code stats()} does.
+     *
+     * @return the snapshot
+     */
+    StatsSnapshot stats() {
+        return core.stats();
     }
 
     /**
@@ -130,13 +145,8 @@ final class WorkerRig {
         return worker.unprocessed();
     }
 
-    /** The rig's stand-in for a public timer: only its core is ever asked for. */
-    private final class Owner implements CoreOwner {
-        @Override
-        public TimerCore core() {
-            return core;
-        }
-
+    /** The rig's stand-in for a public timer, what {@code Timeout.timer()} returns. */
+    private final class StandIn implements Timer {
         @Override
         public Timeout newTimeout(final TimerTask task, final long delay, final TimeUnit unit) {
             return schedule(task, unit.toNanos(delay));

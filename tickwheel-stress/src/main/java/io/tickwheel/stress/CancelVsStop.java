@@ -23,7 +23,7 @@ import org.openjdk.jcstress.infra.results.IIIIII_Result;
  *
  * <p>The rule: either {@code cancel()} returns true and {@code stop()}'s set does not hold the
  * timeout, or {@code cancel()} returns false and the set holds it; {@code cancelled()} is called
- * once either way; the task never runs; {@code pendingTimeouts()} is 0 afterwards. For both timers.
+ * once either way; the task never runs; {@code pendingTimeouts()} is 0 afterwards. For both timers, in turn.
  *
  * <p>Result: r1 = {@code cancel()} (1/0), r2 = size of {@code stop()}'s set (-1 if it threw),
  * r3 = the timeout is in it, r4 = {@code cancelled()} calls, r5 = runs, r6 = {@code pendingTimeouts()}.
@@ -31,7 +31,9 @@ import org.openjdk.jcstress.infra.results.IIIIII_Result;
 @Outcome(id = "1, 0, 0, 1, 0, 0", expect = ACCEPTABLE, desc = "cancel() won: stop() returned an empty set")
 @Outcome(id = "0, 1, 1, 1, 0, 0", expect = ACCEPTABLE, desc = "stop() won: it returned the timeout, cancel() false")
 @Outcome(expect = FORBIDDEN, desc = "both or neither won, told twice, run, stop() failed, or miscounted")
-public abstract class CancelVsStop {
+@JCStressTest
+@State
+public class CancelVsStop {
 
     private final WorkerGate gate = new WorkerGate();
     private final Timer timer;
@@ -40,17 +42,34 @@ public abstract class CancelVsStop {
     private final Rendezvous rendezvous = new Rendezvous();
     private Set<Timeout> returned;
 
+    /** Creates a state, on the next configuration in turn (see {@link Turns}). */
+    public CancelVsStop() {
+        this(TimerKind.next());
+    }
+
     CancelVsStop(final TimerKind kind) {
         timer = kind.create(gate);
         timeout = timer.newTimeout(task, 1, TimeUnit.HOURS);
     }
 
-    final void cancel(final IIIIII_Result r) {
+    /**
+     * Cancels the timeout.
+     *
+     * @param r the result
+     */
+    @Actor
+    public void caller(final IIIIII_Result r) {
         rendezvous.arrive();
         r.r1 = timeout.cancel() ? 1 : 0;
     }
 
-    final void stop(final IIIIII_Result r) {
+    /**
+     * Stops the timer.
+     *
+     * @param r the result
+     */
+    @Actor
+    public void stopper(final IIIIII_Result r) {
         gate.release();
         rendezvous.arrive();
         try {
@@ -61,90 +80,16 @@ public abstract class CancelVsStop {
         }
     }
 
-    final void outcome(final IIIIII_Result r) {
+    /**
+     * Records the set and the callbacks.
+     *
+     * @param r the result
+     */
+    @Arbiter
+    public void arbiter(final IIIIII_Result r) {
         r.r3 = returned != null && returned.contains(timeout) ? 1 : 0;
         r.r4 = task.cancels();
         r.r5 = task.runs();
         r.r6 = (int) timer.pendingTimeouts();
-    }
-
-    /** A started {@code HashedWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hashed extends CancelVsStop {
-        /** Creates the state. */
-        public Hashed() {
-            super(TimerKind.HASHED);
-        }
-
-        /**
-         * Cancels the timeout.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void caller(final IIIIII_Result r) {
-            cancel(r);
-        }
-
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper(final IIIIII_Result r) {
-            stop(r);
-        }
-
-        /**
-         * Records the set and the callbacks.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIII_Result r) {
-            outcome(r);
-        }
-    }
-
-    /** A started {@code HierarchicalWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hierarchical extends CancelVsStop {
-        /** Creates the state. */
-        public Hierarchical() {
-            super(TimerKind.HIERARCHICAL);
-        }
-
-        /**
-         * Cancels the timeout.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void caller(final IIIIII_Result r) {
-            cancel(r);
-        }
-
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper(final IIIIII_Result r) {
-            stop(r);
-        }
-
-        /**
-         * Records the set and the callbacks.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIII_Result r) {
-            outcome(r);
-        }
     }
 }

@@ -36,19 +36,32 @@ import org.openjdk.jcstress.infra.results.IIIIII_Result;
 @Outcome(id = "0, 0, 1, 0, 1, 0", expect = ACCEPTABLE, desc = "the worker expired it before stopping: ran once")
 @Outcome(id = "1, 1, 0, 1, 2, 0", expect = ACCEPTABLE, desc = "stop() came first: returned, cancelled, told once")
 @Outcome(expect = FORBIDDEN, desc = "run and returned, neither, told twice, stop() failed, or miscounted")
-public abstract class ExpireVsStop {
+@JCStressTest
+@State
+public class ExpireVsStop {
 
     private final WorkerGate gate = new WorkerGate();
     private final Timer timer;
     private final RecordingTask task = new RecordingTask();
     private final Timeout timeout;
 
+    /** Creates a state, on the next configuration in turn (see {@link Turns}). */
+    public ExpireVsStop() {
+        this(TimerKind.next());
+    }
+
     ExpireVsStop(final TimerKind kind) {
         timer = kind.create(gate);
         timeout = timer.newTimeout(task, 0, TimeUnit.NANOSECONDS);
     }
 
-    final void stop(final IIIIII_Result r) {
+    /**
+     * Starts the worker and stops the timer.
+     *
+     * @param r the result
+     */
+    @Actor
+    public void stopper(final IIIIII_Result r) {
         gate.release();
         gate.awaitRunning();
         try {
@@ -60,70 +73,16 @@ public abstract class ExpireVsStop {
         }
     }
 
-    final void outcome(final IIIIII_Result r) {
+    /**
+     * Records what became of the timeout.
+     *
+     * @param r the result
+     */
+    @Arbiter
+    public void arbiter(final IIIIII_Result r) {
         r.r3 = task.runs();
         r.r4 = task.cancels();
         r.r5 = RecordingTask.stateOf(timeout);
         r.r6 = (int) timer.pendingTimeouts();
-    }
-
-    /** A started {@code HashedWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hashed extends ExpireVsStop {
-        /** Creates the state. */
-        public Hashed() {
-            super(TimerKind.HASHED);
-        }
-
-        /**
-         * Starts the worker and stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper(final IIIIII_Result r) {
-            stop(r);
-        }
-
-        /**
-         * Records what became of the timeout.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIII_Result r) {
-            outcome(r);
-        }
-    }
-
-    /** A started {@code HierarchicalWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hierarchical extends ExpireVsStop {
-        /** Creates the state. */
-        public Hierarchical() {
-            super(TimerKind.HIERARCHICAL);
-        }
-
-        /**
-         * Starts the worker and stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper(final IIIIII_Result r) {
-            stop(r);
-        }
-
-        /**
-         * Records what became of the timeout.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIII_Result r) {
-            outcome(r);
-        }
     }
 }

@@ -26,7 +26,7 @@ import org.openjdk.jcstress.infra.results.IIIIIII_Result;
  * <p>The rule: the timeout is either refused with {@link IllegalStateException} (and never told
  * anything, since the caller never got it), or it is in {@code stop()}'s set, cancelled, and told
  * once through {@code cancelled()}; it never runs; {@code stop()} completes normally; afterwards
- * {@code pendingTimeouts()} is 0. For both timers, started or not.
+ * {@code pendingTimeouts()} is 0. For both timers, started or not, in turn.
  *
  * <p>Result: r1 = {@code newTimeout} returned (1) or threw {@code IllegalStateException} (0),
  * r2 = size of {@code stop()}'s set (-1 if {@code stop()} threw), r3 = the timeout is in that set,
@@ -38,7 +38,9 @@ import org.openjdk.jcstress.infra.results.IIIIIII_Result;
 @Outcome(id = "0, 0, 0, -1, 0, 0, 0", expect = ACCEPTABLE,
         desc = "stop() won: newTimeout() threw IllegalStateException")
 @Outcome(expect = FORBIDDEN, desc = "the timeout was lost, run, told twice, or stop() failed")
-public abstract class NewTimeoutVsStop {
+@JCStressTest
+@State
+public class NewTimeoutVsStop {
 
     private final WorkerGate gate = new WorkerGate();
     private final Timer timer;
@@ -47,6 +49,20 @@ public abstract class NewTimeoutVsStop {
     private Timeout timeout;
     private Set<Timeout> returned;
 
+    private static final Turns TURNS = new Turns();
+
+    /**
+     * Creates a state, on the next configuration in turn (see {@link Turns}): each timer kind,
+     * started (the race is with the running worker) and unstarted (with the first start).
+     */
+    public NewTimeoutVsStop() {
+        this(TURNS.next(4));
+    }
+
+    private NewTimeoutVsStop(final int turn) {
+        this(turn % 2 == 0 ? TimerKind.HASHED : TimerKind.HIERARCHICAL, turn < 2);
+    }
+
     NewTimeoutVsStop(final TimerKind kind, final boolean started) {
         timer = kind.create(gate);
         if (started) {
@@ -54,7 +70,13 @@ public abstract class NewTimeoutVsStop {
         }
     }
 
-    final void schedule(final IIIIIII_Result r) {
+    /**
+     * Schedules a timeout an hour out.
+     *
+     * @param r the result
+     */
+    @Actor
+    public void caller(final IIIIIII_Result r) {
         rendezvous.arrive();
         try {
             timeout = timer.newTimeout(task, 1, TimeUnit.HOURS);
@@ -64,7 +86,13 @@ public abstract class NewTimeoutVsStop {
         }
     }
 
-    final void stop(final IIIIIII_Result r) {
+    /**
+     * Stops the timer.
+     *
+     * @param r the result
+     */
+    @Actor
+    public void stopper(final IIIIIII_Result r) {
         gate.release();
         rendezvous.arrive();
         try {
@@ -75,171 +103,17 @@ public abstract class NewTimeoutVsStop {
         }
     }
 
-    final void outcome(final IIIIIII_Result r) {
+    /**
+     * Records what became of the timeout.
+     *
+     * @param r the result
+     */
+    @Arbiter
+    public void arbiter(final IIIIIII_Result r) {
         r.r3 = timeout != null && returned != null && returned.contains(timeout) ? 1 : 0;
         r.r4 = timeout == null ? -1 : RecordingTask.stateOf(timeout);
         r.r5 = task.cancels();
         r.r6 = task.runs();
         r.r7 = (int) timer.pendingTimeouts();
-    }
-
-    /** A started {@code HashedWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hashed extends NewTimeoutVsStop {
-        /** Creates the state. */
-        public Hashed() {
-            super(TimerKind.HASHED, true);
-        }
-
-        /**
-         * Schedules a timeout an hour out.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void caller(final IIIIIII_Result r) {
-            schedule(r);
-        }
-
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper(final IIIIIII_Result r) {
-            stop(r);
-        }
-
-        /**
-         * Records what became of the timeout.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIIII_Result r) {
-            outcome(r);
-        }
-    }
-
-    /** A started {@code HierarchicalWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hierarchical extends NewTimeoutVsStop {
-        /** Creates the state. */
-        public Hierarchical() {
-            super(TimerKind.HIERARCHICAL, true);
-        }
-
-        /**
-         * Schedules a timeout an hour out.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void caller(final IIIIIII_Result r) {
-            schedule(r);
-        }
-
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper(final IIIIIII_Result r) {
-            stop(r);
-        }
-
-        /**
-         * Records what became of the timeout.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIIII_Result r) {
-            outcome(r);
-        }
-    }
-
-    /** A {@code HashedWheelTimer} not yet started: {@code newTimeout} starts it. */
-    @JCStressTest
-    @State
-    public static class HashedUnstarted extends NewTimeoutVsStop {
-        /** Creates the state. */
-        public HashedUnstarted() {
-            super(TimerKind.HASHED, false);
-        }
-
-        /**
-         * Schedules a timeout an hour out, starting the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void caller(final IIIIIII_Result r) {
-            schedule(r);
-        }
-
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper(final IIIIIII_Result r) {
-            stop(r);
-        }
-
-        /**
-         * Records what became of the timeout.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIIII_Result r) {
-            outcome(r);
-        }
-    }
-
-    /** A {@code HierarchicalWheelTimer} not yet started: {@code newTimeout} starts it. */
-    @JCStressTest
-    @State
-    public static class HierarchicalUnstarted extends NewTimeoutVsStop {
-        /** Creates the state. */
-        public HierarchicalUnstarted() {
-            super(TimerKind.HIERARCHICAL, false);
-        }
-
-        /**
-         * Schedules a timeout an hour out, starting the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void caller(final IIIIIII_Result r) {
-            schedule(r);
-        }
-
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper(final IIIIIII_Result r) {
-            stop(r);
-        }
-
-        /**
-         * Records what became of the timeout.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIIII_Result r) {
-            outcome(r);
-        }
     }
 }

@@ -33,7 +33,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * samples wait only {@value #BOUND_AFTER_FAILURE_MILLIS} ms, so a broken handshake fails the run
  * in minutes rather than hours.
  *
- * <p>The rule: the task runs, once, and {@code stop()} finds nothing pending. For both timers.
+ * <p>The rule: the task runs, once, and {@code stop()} finds nothing pending. For both timers, in turn.
  * Each sample waits for a real tick, so this test takes only a few thousand samples per run; it
  * complements, not replaces, a long-running stress test of the same handshake.
  *
@@ -41,7 +41,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
  */
 @Outcome(id = "1, 0, 1", expect = ACCEPTABLE, desc = "the worker woke (or never slept) and ran the task")
 @Outcome(expect = FORBIDDEN, desc = "lost wake-up: the due timeout waited in the queue until stop(), or ran twice")
-public abstract class OfferVsPark {
+@JCStressTest
+@State
+public class OfferVsPark {
 
     static final int BOUND_SECONDS = 5;
     static final int BOUND_AFTER_FAILURE_MILLIS = 20;
@@ -52,18 +54,31 @@ public abstract class OfferVsPark {
     private final Timer timer;
     private final RecordingTask task = new RecordingTask();
 
+    /** Creates a state, on the next configuration in turn (see {@link Turns}). */
+    public OfferVsPark() {
+        this(TimerKind.next());
+    }
+
     OfferVsPark(final TimerKind kind) {
         timer = kind.create(gate);
         TimerKind.start(timer);
     }
 
-    final void offer() {
+    /** Starts the worker and schedules a due timeout as it decides to park. */
+    @Actor
+    public void producer() {
         gate.release();
         gate.awaitRunning();
         timer.newTimeout(task, 0, TimeUnit.NANOSECONDS);
     }
 
-    final void outcome(final III_Result r) {
+    /**
+     * Waits for the task, then stops the timer.
+     *
+     * @param r the result
+     */
+    @Arbiter
+    public void arbiter(final III_Result r) {
         long bound = LOST_ONE.get() ? TimeUnit.MILLISECONDS.toNanos(BOUND_AFTER_FAILURE_MILLIS)
                 : TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
         long deadline = System.nanoTime() + bound;
@@ -77,57 +92,5 @@ public abstract class OfferVsPark {
         Set<Timeout> pending = timer.stop();
         r.r2 = pending.size();
         r.r3 = task.runs();
-    }
-
-    /** A {@code HashedWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hashed extends OfferVsPark {
-        /** Creates the state. */
-        public Hashed() {
-            super(TimerKind.HASHED);
-        }
-
-        /** Starts the worker and schedules a due timeout as it decides to park. */
-        @Actor
-        public void producer() {
-            offer();
-        }
-
-        /**
-         * Waits for the task, then stops the timer.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final III_Result r) {
-            outcome(r);
-        }
-    }
-
-    /** A {@code HierarchicalWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hierarchical extends OfferVsPark {
-        /** Creates the state. */
-        public Hierarchical() {
-            super(TimerKind.HIERARCHICAL);
-        }
-
-        /** Starts the worker and schedules a due timeout as it decides to park. */
-        @Actor
-        public void producer() {
-            offer();
-        }
-
-        /**
-         * Waits for the task, then stops the timer.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final III_Result r) {
-            outcome(r);
-        }
     }
 }

@@ -4,6 +4,7 @@ import io.tickwheel.HashedWheelTimer;
 import io.tickwheel.HierarchicalWheelTimer;
 import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
+import io.tickwheel.TimerStats;
 import io.tickwheel.TimerTask;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -103,8 +104,10 @@ public final class Soak {
     private void cancelOne(final SplittableRandom random) {
         ops.incrementAndGet();
         Timeout victim = ring.get(random.nextInt(RING));
+        // Read before cancel(): a completed cancel lets go of the task; if ours wins, this saw it.
+        Object task = victim == null ? null : victim.task();
         if (victim != null && victim.cancel()) {
-            ((Probe) victim.task()).end();
+            ((Probe) task).end();
             cancelled.incrementAndGet();
         }
     }
@@ -112,6 +115,7 @@ public final class Soak {
     private boolean cycle(final int number) throws InterruptedException {
         Timer timer = number % 2 == 0 ? HierarchicalWheelTimer.builder().build()
                 : new HashedWheelTimer(1, TimeUnit.MILLISECONDS);
+        long[] start = {accepted.get(), ran.get(), cancelled.get(), returned.get()};
         AtomicBoolean running = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();
         for (int p = 0; p < PRODUCERS; p++) {
@@ -150,11 +154,29 @@ public final class Soak {
         }
         long ended = ran.get() + cancelled.get() + returned.get();
         boolean ok = violations.get() == 0 && ended == accepted.get() && timer.pendingTimeouts() == 0
-                && told.get() == cancelled.get() + returned.get();
+                && told.get() == cancelled.get() + returned.get() && statsAgree(timer, start);
         System.err.printf(Locale.ROOT, "cycle %d (%s): ops %,d accepted %,d ran %,d cancelled %,d returned %,d "
                 + "told %,d violations %d pending %d%s%n", number, timer.getClass().getSimpleName(), ops.get(),
                 accepted.get(), ran.get(), cancelled.get(), returned.get(), told.get(), violations.get(),
                 timer.pendingTimeouts(), ok ? "" : "  <-- INVARIANT BROKEN");
+        return ok;
+    }
+
+    /**
+     * The timer's own counters agree with what the probes saw in this cycle: scheduled = expired +
+     * cancelled + pending with nothing pending, expired = ran, and cancelled = cancel() wins +
+     * stop()'s set + the newTimeout calls that raced stop(), were offered, and were refused (each
+     * counts as scheduled and cancelled, never as accepted).
+     */
+    private boolean statsAgree(final Timer timer, final long[] start) {
+        TimerStats stats = timer instanceof HashedWheelTimer hashed ? hashed.stats()
+                : ((HierarchicalWheelTimer) timer).stats();
+        long racedStop = stats.scheduled() - (accepted.get() - start[0]);
+        boolean ok = stats.pending() == 0 && stats.scheduled() == stats.expired() + stats.cancelled()
+                && stats.expired() == ran.get() - start[1] && racedStop >= 0 && racedStop <= PRODUCERS
+                && stats.cancelled() == cancelled.get() - start[2] + returned.get() - start[3] + racedStop
+                && stats.lateness().count() == stats.expired() && stats.taskFailures() == 0;
+        System.err.printf(Locale.ROOT, "  stats: %s%s%n", stats, ok ? "" : "  <-- STATS DISAGREE");
         return ok;
     }
 

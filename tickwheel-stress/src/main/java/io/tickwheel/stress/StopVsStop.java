@@ -36,7 +36,9 @@ import org.openjdk.jcstress.infra.results.IIIIIIII_Result;
 @Outcome(id = "0, 2, 2, 0, 3, 0, 0, 0", expect = ACCEPTABLE, desc = "the second actor's stop() won")
 @Outcome(expect = FORBIDDEN,
         desc = "a timeout returned twice or never, told twice, a stop() failed, or returned with timeouts counted")
-public abstract class StopVsStop {
+@JCStressTest
+@State
+public class StopVsStop {
 
     private final WorkerGate gate = new WorkerGate();
     private final Timer timer;
@@ -48,24 +50,17 @@ public abstract class StopVsStop {
     private Set<Timeout> firstSet;
     private Set<Timeout> secondSet;
 
+    /** Creates a state, on the next configuration in turn (see {@link Turns}). */
+    public StopVsStop() {
+        this(TimerKind.next());
+    }
+
     StopVsStop(final TimerKind kind) {
         timer = kind.create(gate);
         first = timer.newTimeout(task, 1, TimeUnit.HOURS);
         second = timer.newTimeout(task, 1, TimeUnit.HOURS);
         cancelled = timer.newTimeout(task, 1, TimeUnit.HOURS);
         cancelled.cancel();
-    }
-
-    final void stopFirst(final IIIIIIII_Result r) {
-        firstSet = stop();
-        r.r1 = firstSet == null ? -1 : firstSet.size();
-        r.r6 = (int) timer.pendingTimeouts();
-    }
-
-    final void stopSecond(final IIIIIIII_Result r) {
-        secondSet = stop();
-        r.r2 = secondSet == null ? -1 : secondSet.size();
-        r.r7 = (int) timer.pendingTimeouts();
     }
 
     private Set<Timeout> stop() {
@@ -78,94 +73,44 @@ public abstract class StopVsStop {
         }
     }
 
-    final void outcome(final IIIIIIII_Result r) {
-        r.r3 = count(firstSet, first) + count(firstSet, second) + count(secondSet, first) + count(secondSet, second);
-        r.r4 = count(firstSet, cancelled) + count(secondSet, cancelled);
-        r.r5 = task.cancels();
-        r.r8 = (int) timer.pendingTimeouts();
-    }
-
     private static int count(final Set<Timeout> set, final Timeout timeout) {
         return set != null && set.contains(timeout) ? 1 : 0;
     }
 
-    /** A started {@code HashedWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hashed extends StopVsStop {
-        /** Creates the state. */
-        public Hashed() {
-            super(TimerKind.HASHED);
-        }
-
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper1(final IIIIIIII_Result r) {
-            stopFirst(r);
-        }
-
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper2(final IIIIIIII_Result r) {
-            stopSecond(r);
-        }
-
-        /**
-         * Records the sets and the callbacks.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIIIII_Result r) {
-            outcome(r);
-        }
+    /**
+     * Stops the timer.
+     *
+     * @param r the result
+     */
+    @Actor
+    public void stopper1(final IIIIIIII_Result r) {
+        firstSet = stop();
+        r.r1 = firstSet == null ? -1 : firstSet.size();
+        r.r6 = (int) timer.pendingTimeouts();
     }
 
-    /** A started {@code HierarchicalWheelTimer}. */
-    @JCStressTest
-    @State
-    public static class Hierarchical extends StopVsStop {
-        /** Creates the state. */
-        public Hierarchical() {
-            super(TimerKind.HIERARCHICAL);
-        }
+    /**
+     * Stops the timer.
+     *
+     * @param r the result
+     */
+    @Actor
+    public void stopper2(final IIIIIIII_Result r) {
+        secondSet = stop();
+        r.r2 = secondSet == null ? -1 : secondSet.size();
+        r.r7 = (int) timer.pendingTimeouts();
+    }
 
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper1(final IIIIIIII_Result r) {
-            stopFirst(r);
-        }
-
-        /**
-         * Stops the timer.
-         *
-         * @param r the result
-         */
-        @Actor
-        public void stopper2(final IIIIIIII_Result r) {
-            stopSecond(r);
-        }
-
-        /**
-         * Records the sets and the callbacks.
-         *
-         * @param r the result
-         */
-        @Arbiter
-        public void arbiter(final IIIIIIII_Result r) {
-            outcome(r);
-        }
+    /**
+     * Records the sets and the callbacks.
+     *
+     * @param r the result
+     */
+    @Arbiter
+    public void arbiter(final IIIIIIII_Result r) {
+        r.r3 = count(firstSet, first) + count(firstSet, second) + count(secondSet, first) + count(secondSet, second);
+        r.r4 = count(firstSet, cancelled) + count(secondSet, cancelled);
+        r.r5 = task.cancels();
+        r.r8 = (int) timer.pendingTimeouts();
     }
 }

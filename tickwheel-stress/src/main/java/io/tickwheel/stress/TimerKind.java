@@ -18,6 +18,17 @@ public enum TimerKind {
     /** {@link HierarchicalWheelTimer} with its defaults (64 buckets per level, 1 ms). */
     HIERARCHICAL;
 
+    private static final Turns TURNS = new Turns();
+
+    /**
+     * Returns the kinds in turn, one per call: for states that cover both timers.
+     *
+     * @return HASHED, HIERARCHICAL, HASHED, ...
+     */
+    public static TimerKind next() {
+        return TURNS.next(2) == 0 ? HASHED : HIERARCHICAL;
+    }
+
     /**
      * Builds a timer of this kind; its worker does not start until the first {@code newTimeout}
      * or {@link #start(Timer)}.

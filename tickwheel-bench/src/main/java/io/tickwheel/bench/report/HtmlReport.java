@@ -11,8 +11,9 @@ import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * The HTML view of a {@link Report}: one self-contained page (inline CSS and SVG, no script, no
- * network) with the run's description, the bars, and per workload a table and charts: lateness
- * percentile curves, nanoseconds per operation, CPU per idle second, heap per timeout.
+ * network) that opens with a one-screen {@link Summary}, then the run's description, the bars,
+ * and per workload a table and charts: lateness percentile curves, nanoseconds per operation,
+ * CPU per idle second, heap per timeout.
  *
  * <p>Threading: stateless.
  */
@@ -75,7 +76,9 @@ public final class HtmlReport {
                 + "th{background:#f3f3f3}.met{color:#2a7a2a}.missed{color:#b00;font-weight:bold}"
                 + ".sw{display:inline-block;width:12px;height:12px;margin-right:6px}"
                 + "svg{display:block;margin:6px 0 18px}</style></head><body>\n");
-        html.append("<h1>tickwheel-bench report</h1>\n<table>");
+        html.append("<h1>tickwheel-bench report</h1>\n");
+        summary(html, report);
+        html.append("<h2>The run</h2>\n<table>");
         report.meta().forEach((k, v) -> html.append("<tr><th>").append(Fmt.esc(k))
                 .append("</th><td>").append(Fmt.esc(String.valueOf(v))).append("</td></tr>"));
         html.append("</table>\n<h2>Timers</h2>\n<table><tr><th>timer</th><th>what</th>"
@@ -102,6 +105,28 @@ public final class HtmlReport {
             workload(html, report, w);
         }
         return html.append("</body></html>\n").toString();
+    }
+
+    /** The first screen: what ran, then per workload the best peer, tickwheel and the ratio. */
+    private static void summary(final StringBuilder html, final Report report) {
+        html.append("<p>").append(Fmt.esc(report.meta().get("mode") + " run, "
+                + report.meta().get("date") + ", " + report.meta().get("machine") + "; load "
+                + report.meta().get("loadAverage"))).append("</p>\n");
+        html.append("<h2>Summary</h2>\n<p>").append(Fmt.esc(Summary.trust(report)))
+                .append(" Ratio = tickwheel ÷ best peer; lower is better.</p>\n<table><tr>"
+                + "<th>workload</th><th>figure</th><th>best peer</th><th>tickwheel</th>"
+                + "<th>ratio</th><th>what it means</th></tr>");
+        for (Summary.Row row : Summary.of(report)) {
+            html.append("<tr><td>").append(Fmt.esc(row.workload())).append("</td><td>")
+                    .append(Fmt.esc(row.measure())).append("</td><td>")
+                    .append(row.peer() == null ? "-" : Fmt.esc(row.peer() + " "
+                            + Fmt.num(row.peerValue(), 2)))
+                    .append("</td><td>").append(Fmt.esc(row.ours() + " "
+                            + Fmt.num(row.ourValue(), 2)))
+                    .append("</td><td class='n'>").append(Fmt.esc(row.ratioText()))
+                    .append("</td><td>").append(Fmt.esc(row.meaning())).append("</td></tr>");
+        }
+        html.append("</table>\n");
     }
 
     private static void workload(final StringBuilder html, final Report report,
@@ -134,6 +159,7 @@ public final class HtmlReport {
         if ("W3".equals(w.id()) || w.scenario()) {
             curves(html, w, results);
         }
+        html.append(OwnLatenessTable.render(w.id(), results));
         for (String[] c : w.scenario() ? SCENARIO_CHARTS : CHARTS.getOrDefault(w.id(),
                 List.<String[]>of())) {
             List<SvgCharts.Item> items = new ArrayList<>();

@@ -3,7 +3,9 @@ package io.tickwheel.bench.report;
 import io.tickwheel.bench.timers.TimerCatalog;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The plain-text view of a {@link Report}: per workload, one row per timer with its figures and
@@ -13,6 +15,8 @@ import java.util.Map;
  * <p>Threading: stateless.
  */
 public final class ResultTable {
+
+    private static final Pattern SPACE = Pattern.compile(" ");
 
     private ResultTable() {
     }
@@ -93,6 +97,42 @@ public final class ResultTable {
         if (unknown > 0) {
             out.append("  (").append(unknown).append(" more bars need workloads or timers that did "
                     + "not run)\n");
+        }
+        summary(out, report);
+        return out.toString();
+    }
+
+    /** The summary: per workload the best peer, tickwheel and the ratio, and how far to trust it. */
+    private static void summary(final StringBuilder out, final Report report) {
+        List<Summary.Row> rows = Summary.of(report);
+        if (rows.isEmpty()) {
+            return;
+        }
+        out.append("\nSummary (ratio = tickwheel / best peer, lower is better)\n");
+        for (Summary.Row row : rows) {
+            out.append(String.format(Locale.ROOT, "  %-11s %-20s %-32s %-32s %s%n",
+                    row.workload(), row.measure(), row.peer() == null ? "no peer"
+                            : row.peer() + " " + Fmt.num(row.peerValue(), 2),
+                    row.ours() + " " + Fmt.num(row.ourValue(), 2), row.ratioText()));
+            out.append("              ").append(row.meaning()).append('\n');
+        }
+        out.append(wrap(Summary.trust(report), 96, "  ")).append('\n');
+    }
+
+    /** Wraps a paragraph at spaces. */
+    static String wrap(final String text, final int width, final String indent) {
+        StringBuilder out = new StringBuilder(indent);
+        int line = indent.length();
+        for (String word : SPACE.splitAsStream(text).toList()) {
+            if (line > indent.length() && line + 1 + word.length() > width) {
+                out.append('\n').append(indent);
+                line = indent.length();
+            } else if (line > indent.length()) {
+                out.append(' ');
+                line++;
+            }
+            out.append(word);
+            line += word.length();
         }
         return out.toString();
     }

@@ -4,6 +4,7 @@ import io.tickwheel.HashedWheelTimer;
 import io.tickwheel.HierarchicalWheelTimer;
 import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
+import io.tickwheel.TimerStats;
 import io.tickwheel.TimerTask;
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,6 +68,16 @@ public final class TickwheelTimer implements BenchTimer {
     @Override
     public long pending() {
         return timer.pendingTimeouts();
+    }
+
+    /**
+     * Returns the timer's own statistics.
+     *
+     * @return the snapshot
+     */
+    public TimerStats stats() {
+        return timer instanceof HierarchicalWheelTimer hierarchical ? hierarchical.stats()
+                : ((HashedWheelTimer) timer).stats();
     }
 
     @Override

@@ -73,6 +73,7 @@ public final class AccuracyWorkload implements Workload {
         m.put("allFired", all ? "yes" : "no");
         m.put("submitMaxLagMs", pacer.maxLagNanos() / 1e6);
         m.put("processCpuMs", (cpu1 - cpu0) / 1e6);
+        OwnLateness.put(timer, m);
         timer.stop();
     }
 

@@ -13,6 +13,11 @@ import java.util.Locale;
  * before the ring was filled): it should be the outstanding timeouts only, whatever the number
  * of operations.
  *
+ * <p>A warm-up of the full op count on another instance comes first, and garbage is collected
+ * right before the measured loop, which therefore allocates into heap pages the warm-up already
+ * touched (see {@link Probes#collectGarbage()}); the collections and page faults inside the
+ * loop are recorded ({@code gcsInLoop}, {@code pageFaultsInLoop}).
+ *
  * <p>Threading: runs on the caller's thread.
  */
 public final class ChurnWorkload implements Workload {
@@ -61,14 +66,20 @@ public final class ChurnWorkload implements Workload {
         long t1;
         long cpu0;
         long cpu1;
+        long gcs;
+        long faults;
         try {
             heapBefore = Probes.usedHeapAfterGc();
             Loops.fill(timer, task, ring);
+            gcs = Probes.gcCount();
+            faults = Probes.minorFaults();
             cpu0 = Probes.processCpuNanos();
             t0 = System.nanoTime();
             Loops.churn(timer, task, ring, ops);
             t1 = System.nanoTime();
             cpu1 = Probes.processCpuNanos();
+            gcs = Probes.gcCount() - gcs;
+            faults = Probes.minorFaults() - faults;
             heapAfter = Probes.usedHeapAfterGc();
         } finally {
             Reference.reachabilityFence(ring);
@@ -81,6 +92,8 @@ public final class ChurnWorkload implements Workload {
         m.put("heapRetainedMb", (heapAfter - heapBefore) / 1e6);
         m.put("bytesPerOutstanding", (double) (heapAfter - heapBefore) / outstanding);
         m.put("pending", timer.pending());
+        m.put("gcsInLoop", gcs);
+        m.put("pageFaultsInLoop", faults);
         timer.stop();
     }
 }

@@ -19,16 +19,27 @@ import java.util.Map;
  */
 public final class Metrics {
 
+    /** The key that lists the metrics left out because their value was not finite. */
+    public static final String NOT_MEASURED = "notMeasured";
+
     private final Map<String, String> values = new LinkedHashMap<>();
 
     /**
-     * Puts a number.
+     * Puts a number. A value that is not finite (a division by a zero count, say) means "not
+     * measured": it is left out, so no NaN or Infinity reaches a table, the JSON or the report,
+     * and its key is listed under {@code notMeasured} instead.
      *
      * @param key the metric name
      * @param value the value
      */
     public void put(final String key, final double value) {
-        values.put(key, Double.toString(value));
+        if (Double.isFinite(value)) {
+            values.put(key, Double.toString(value));
+            return;
+        }
+        values.remove(key);
+        String earlier = values.get(NOT_MEASURED);
+        values.put(NOT_MEASURED, earlier == null ? key : earlier + "," + key);
     }
 
     /**

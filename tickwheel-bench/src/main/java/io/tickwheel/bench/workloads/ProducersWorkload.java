@@ -12,7 +12,8 @@ import java.util.function.BiFunction;
 /**
  * W7 producers: W1 and W2 from two threads at once, each doing half of the operations (W2: each
  * with its own ring of half the outstanding timeouts, filled before the start), on a fresh timer
- * per part, after a smaller warm-up part on another instance. Reports per
+ * per part. As in W1, {@link Sizes#warmupRounds()} unmeasured parts of the full size come first
+ * and garbage is collected before every part (see {@link Probes#collectGarbage()}). Reports per
  * part the wall nanoseconds per operation seen by each thread (their mean) and the process CPU
  * per operation over the time both threads ran, as the median of {@link Sizes#rounds()} rounds.
  *
@@ -48,14 +49,11 @@ public final class ProducersWorkload implements Workload {
     @Override
     public void run(final RunContext ctx) throws InterruptedException {
         int perThread = Math.max(1, ctx.sizes().scheduleCount() / PRODUCERS);
-        int warmup = ctx.sizes().warmup(perThread);
-        long[] delays = Tasks.uniformDelays(Math.max(perThread, warmup), 10 * Tasks.SECOND,
-                60 * Tasks.SECOND, 7);
+        long[] delays = Tasks.uniformDelays(perThread, 10 * Tasks.SECOND, 60 * Tasks.SECOND, 7);
         BiFunction<BenchTimer, Integer, Runnable> schedule = (timer, ops) -> {
             Object task = timer.prepare(Tasks.NOOP);
             return () -> Loops.scheduleChunked(timer, task, delays, ops);
         };
-        runPart(ctx, "schedule", warmup, schedule, false);
         report(ctx, "schedule", perThread, schedule);
 
         int opsPerThread = Math.max(1, ctx.sizes().churnOps() / PRODUCERS);
@@ -66,13 +64,18 @@ public final class ProducersWorkload implements Workload {
             Loops.fill(timer, task, ring);
             return () -> Loops.churnChunked(timer, task, ring, ops);
         };
-        runPart(ctx, "churn", ctx.sizes().warmup(opsPerThread), churn, false);
         report(ctx, "churn", opsPerThread, churn);
     }
 
-    /** Runs {@link Sizes#rounds()} measured parts, each on a fresh timer, and reports their medians. */
+    /**
+     * Runs the warm-up parts, then {@link Sizes#rounds()} measured parts, each on a fresh timer,
+     * and reports their medians.
+     */
     private static void report(final RunContext ctx, final String part, final int opsPerThread,
             final BiFunction<BenchTimer, Integer, Runnable> setup) throws InterruptedException {
+        for (int i = 0; i < ctx.sizes().warmupRounds(); i++) {
+            runPart(ctx, part, opsPerThread, setup, false);
+        }
         int rounds = ctx.sizes().rounds();
         double[][] results = new double[3][rounds];
         for (int round = 0; round < rounds; round++) {
@@ -86,6 +89,7 @@ public final class ProducersWorkload implements Workload {
         m.put(part + "Rounds", rounds);
         m.put(part + "WallNsPerOpPerThread", ScheduleWorkload.median(results[0]));
         m.put(part + "CpuNsPerOp", ScheduleWorkload.median(results[1]));
+        ScheduleWorkload.putSpread(m, part + "CpuNsPerOp", results[1]);
         m.put(part + "ProducerCpuNsPerOp", ScheduleWorkload.median(results[2]));
     }
 
@@ -93,6 +97,7 @@ public final class ProducersWorkload implements Workload {
     private static double[] runPart(final RunContext ctx, final String part, final int opsPerThread,
             final BiFunction<BenchTimer, Integer, Runnable> setup, final boolean report)
             throws InterruptedException {
+        Probes.collectGarbage();
         BenchTimer timer = ctx.newTimer();
         timer.schedule(timer.prepare(Tasks.NOOP), Tasks.HOUR);
         CountDownLatch start = new CountDownLatch(1);
@@ -136,6 +141,7 @@ public final class ProducersWorkload implements Workload {
         }
         timer.stop();
         if (!report) {
+            ctx.progress("%s: warm-up part done", part);
             return null;
         }
         long totalOps = (long) opsPerThread * PRODUCERS;

@@ -13,10 +13,16 @@ import java.util.Locale;
  * (the heap in use after full collections with every timeout pending, minus the same before,
  * over n; every timeout shares one task, so the task's size is excluded).
  *
- * <p>CPU is the process's over the scheduling loop, so the timer thread's share of the work
- * done meanwhile counts. A warm-up on a separate instance of the same timer runs first; then
- * {@link Sizes#rounds()} measured rounds, each on a fresh timer, report their median (the
- * retained heap is measured in the first, as before it no stopped timer's garbage is about).
+ * <p>BENCH.md's method, literally: {@link Sizes#warmupRounds()} warm-up rounds of the full n,
+ * then {@link Sizes#rounds()} measured rounds, each on a fresh timer, garbage collected before
+ * every round, CPU counted over the scheduling loop only, the median reported. CPU is the
+ * process's (every thread), so the timer thread's share of the work done meanwhile counts. The
+ * collection between rounds matters: without it, a round allocates into heap pages the process
+ * never touched, and each first touch is a page fault, which made Netty's W1 look 1.6 x as
+ * slow as it is (see {@link Probes#collectGarbage()}). Each round also records the collections
+ * and page faults inside its loop, so such an artefact shows in the results
+ * ({@code gcsInLoops}, {@code pageFaultsPerRound}). The retained heap is measured after the
+ * first measured round's loop.
  *
  * <p>Threading: runs on the caller's thread.
  */
@@ -46,53 +52,98 @@ public final class ScheduleWorkload implements Workload {
     @Override
     public void run(final RunContext ctx) throws InterruptedException {
         int n = ctx.sizes().scheduleCount();
-        int warmup = ctx.sizes().warmup(n);
-        long[] delays = Tasks.uniformDelays(Math.max(n, warmup), 10 * Tasks.SECOND,
-                60 * Tasks.SECOND, 1);
-        BenchTimer warm = ctx.newTimer();
-        Loops.scheduleChunked(warm, warm.prepare(Tasks.NOOP), delays, warmup);
-        warm.stop();
-        ctx.progress("warmed up");
-
+        long[] delays = Tasks.uniformDelays(n, 10 * Tasks.SECOND, 60 * Tasks.SECOND, 1);
+        RoundStats stats = new RoundStats();
+        for (int i = 0; i < ctx.sizes().warmupRounds(); i++) {
+            double[] r = round(ctx, delays, false, stats);
+            ctx.progress("warm-up %d: %.1f wall, %.1f CPU ns/op", i + 1, r[0], r[1]);
+        }
+        stats.reset();
         int rounds = ctx.sizes().rounds();
         double[] wall = new double[rounds];
         double[] cpu = new double[rounds];
-        double bytesPerTimeout = 0;
-        long pending = 0;
-        for (int round = 0; round < rounds; round++) {
-            boolean first = round == 0;
-            BenchTimer timer = ctx.newTimer();
-            Object task = timer.prepare(Tasks.NOOP);
-            timer.schedule(task, Tasks.HOUR); // starts the worker before the baseline
-            Probes.sleepNanos(50 * Tasks.MS);
-            try {
-                long heapBefore = first ? Probes.usedHeapAfterGc() : 0;
-                long cpu0 = Probes.processCpuNanos();
-                long t0 = System.nanoTime();
-                Loops.scheduleAll(timer, task, delays, 0, n);
-                long t1 = System.nanoTime();
-                long cpu1 = Probes.processCpuNanos();
-                wall[round] = (double) (t1 - t0) / n;
-                cpu[round] = (double) (cpu1 - cpu0) / n;
-                if (first) {
-                    Probes.sleepNanos(ctx.sizes().settleNanos(ctx.spec().tickNanos(), n));
-                    bytesPerTimeout = (double) (Probes.usedHeapAfterGc() - heapBefore) / n;
-                    pending = timer.pending();
-                }
-            } finally {
-                Reference.reachabilityFence(delays);
-                Reference.reachabilityFence(task);
-            }
-            timer.stop();
-            ctx.progress("round %d of %d: %.1f wall, %.1f CPU ns/op", round + 1, rounds, wall[round], cpu[round]);
+        for (int i = 0; i < rounds; i++) {
+            double[] r = round(ctx, delays, i == 0, stats);
+            wall[i] = r[0];
+            cpu[i] = r[1];
+            ctx.progress("round %d of %d: %.1f wall, %.1f CPU ns/op", i + 1, rounds, wall[i],
+                    cpu[i]);
         }
         Metrics m = ctx.newMetrics();
         m.put("count", n);
+        m.put("warmupRounds", ctx.sizes().warmupRounds());
         m.put("rounds", rounds);
         m.put("wallNsPerOp", median(wall));
         m.put("cpuNsPerOp", median(cpu));
-        m.put("bytesPerTimeout", bytesPerTimeout);
-        m.put("pending", pending);
+        putSpread(m, "wallNsPerOp", wall);
+        putSpread(m, "cpuNsPerOp", cpu);
+        m.put("bytesPerTimeout", stats.bytesPerTimeout);
+        m.put("pending", stats.pending);
+        stats.put(m);
+    }
+
+    /** One round on a fresh timer; returns wall and process CPU ns/op. */
+    private static double[] round(final RunContext ctx, final long[] delays,
+            final boolean measureHeap, final RoundStats stats) throws InterruptedException {
+        int n = delays.length;
+        Probes.collectGarbage();
+        BenchTimer timer = ctx.newTimer();
+        Object task = timer.prepare(Tasks.NOOP);
+        try {
+            long heapBefore = measureHeap ? Probes.usedHeapAfterGc() : 0;
+            long gcs0 = Probes.gcCount();
+            long faults0 = Probes.minorFaults();
+            long cpu0 = Probes.processCpuNanos();
+            long t0 = System.nanoTime();
+            Loops.scheduleAll(timer, task, delays, 0, n);
+            long t1 = System.nanoTime();
+            long cpu1 = Probes.processCpuNanos();
+            stats.add(Probes.gcCount() - gcs0, Probes.minorFaults() - faults0);
+            if (measureHeap) {
+                Probes.sleepNanos(ctx.sizes().settleNanos(ctx.spec().tickNanos(), n));
+                stats.bytesPerTimeout = (double) (Probes.usedHeapAfterGc() - heapBefore) / n;
+                stats.pending = timer.pending();
+            }
+            return new double[] {(double) (t1 - t0) / n, (double) (cpu1 - cpu0) / n};
+        } finally {
+            Reference.reachabilityFence(delays);
+            Reference.reachabilityFence(task);
+            timer.stop();
+        }
+    }
+
+    /** Puts the smallest and largest round next to the median, so the spread is on record. */
+    static void putSpread(final Metrics m, final String key, final double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        m.put(key + "Min", sorted[0]);
+        m.put(key + "Max", sorted[sorted.length - 1]);
+    }
+
+    /** What the measured rounds saw inside their loops, besides time. */
+    static final class RoundStats {
+        private long gcs;
+        private long faults;
+        private int rounds;
+        private double bytesPerTimeout;
+        private long pending;
+
+        void add(final long gcsInLoop, final long faultsInLoop) {
+            gcs += gcsInLoop;
+            faults += Math.max(0, faultsInLoop);
+            rounds++;
+        }
+
+        void reset() {
+            gcs = 0;
+            faults = 0;
+            rounds = 0;
+        }
+
+        void put(final Metrics m) {
+            m.put("gcsInLoops", gcs);
+            m.put("pageFaultsPerRound", rounds == 0 ? 0 : faults / rounds);
+        }
     }
 
     /** The median, or the upper middle of an even count. */

@@ -6,7 +6,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The process's CPU time in nanoseconds, summed over its threads from Linux's per-thread
@@ -18,6 +20,8 @@ import java.util.Map;
 final class ThreadTimes {
 
     static final ThreadTimes INSTANCE = new ThreadTimes(Path.of("/proc/self/task"));
+
+    private static final Pattern SPACE = Pattern.compile(" ");
 
     private final Path tasks;
     private final boolean available;
@@ -64,6 +68,18 @@ final class ThreadTimes {
             sum += nanos;
         }
         return sum;
+    }
+
+    /** Reads field 10 of {@code /proc/self/stat}, the minor page faults; -1 when unreadable. */
+    static long minorFaults() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
+            int afterName = stat.lastIndexOf(')') + 2; // the name may hold spaces and brackets
+            List<String> fields = SPACE.splitAsStream(stat.substring(afterName)).toList();
+            return Long.parseLong(fields.get(7)); // the fields after the name start at field 3
+        } catch (IOException | RuntimeException e) {
+            return -1; // not Linux, or an unexpected format
+        }
     }
 
     private static long read(final Path schedstat) {

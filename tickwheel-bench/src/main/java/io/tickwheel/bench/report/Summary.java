@@ -1,0 +1,204 @@
+package io.tickwheel.bench.report;
+
+import io.tickwheel.bench.timers.TimerCatalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one-screen summary that opens the report: per workload and headline figure, the best peer,
+ * tickwheel's {@code HierarchicalWheelTimer}, their ratio (with the spread of the measured rounds
+ * where there were rounds), and what the figure means for the uses tickwheel is for: RPC
+ * timeouts, heartbeats, lease renewal, order close. Every headline figure is lower-is-better.
+ *
+ * <p>Threading: stateless.
+ */
+public final class Summary {
+
+    /**
+     * How far from 1 a full run's ratio may be and still be called on par. It only keeps small
+     * differences from being read as wins or losses: tickwheel's W1 medians moved by a few per
+     * cent between runs, Netty's by far more (docs/BENCHMARKS.md), which the W1 ratio's range
+     * over the rounds shows in each run.
+     */
+    static final double FULL_TOLERANCE = 0.10;
+
+    /**
+     * How far from 1 a quick run's ratio may be and still be called on par. A quick cell is the
+     * full run's cell, so it is as noisy as a full run; the band is wider only because a quick
+     * reader tends to read one run (docs/BENCHMARKS.md compares quick and full runs).
+     */
+    static final double QUICK_TOLERANCE = 0.15;
+
+    /** What each workload's headline means for the seeds' uses. */
+    private static final Map<String, String> USES = Map.ofEntries(
+            Map.entry("W1", "arming a timeout: every RPC call, heartbeat re-arm, lease renewal "
+                    + "and order pays it once"),
+            Map.entry("W2", "RPC timeouts: one armed per request and cancelled when the answer "
+                    + "comes, 10,000 in flight"),
+            Map.entry("W3", "heartbeats and lease renewal: how late a due check or renewal runs "
+                    + "(peers that fire early are left out)"),
+            Map.entry("W4", "a quiet service: CPU the timer burns while nothing is due"),
+            Map.entry("W5", "order close: millions of far deadlines pending; CPU per second "
+                    + "while none is due"),
+            Map.entry("W6", "mass expiry (a partition times out a million heartbeats at once): "
+                    + "CPU per fire"),
+            Map.entry("W7", "RPC timeouts armed from two threads at once"),
+            Map.entry("rpc", "RPC timeouts, end to end"),
+            Map.entry("heartbeat", "connection heartbeats re-armed on every read"),
+            Map.entry("lease", "lease renewal from the timer's own thread"),
+            Map.entry("order-close", "30-minute order close"));
+
+    /**
+     * One line of the summary.
+     *
+     * @param workload the workload id
+     * @param measure the headline figure's header, e.g. {@code "cpu ns/op"}
+     * @param peer the best peer's id, or null when no peer ran
+     * @param peerValue its figure
+     * @param ours tickwheel's timer id
+     * @param ourValue its figure
+     * @param ratio ours over the peer's, NaN when it cannot be taken
+     * @param ratioText the ratio as printed, with the rounds' spread when known
+     * @param meaning what it means for the seeds' uses, with a verdict
+     */
+    public record Row(String workload, String measure, String peer, double peerValue, String ours,
+            double ourValue, double ratio, String ratioText, String meaning) {
+    }
+
+    private static final Pattern LEADING_NUMBER = Pattern.compile("^\\d+(\\.\\d+)?");
+
+    private Summary() {
+    }
+
+    /**
+     * Builds the summary of a run.
+     *
+     * @param report the results
+     * @return one row per workload and headline figure that tickwheel ran
+     */
+    public static List<Row> of(final Report report) {
+        boolean quick = "quick".equals(report.meta().get("mode"));
+        List<Row> rows = new ArrayList<>();
+        for (Report.Entry w : report.workloads()) {
+            Optional<RunResult> ours = report.result(w.id(), TimerCatalog.TICKWHEEL_HIER)
+                    .filter(RunResult::ok);
+            if (ours.isEmpty()) {
+                continue;
+            }
+            List<String> keys = Columns.ratioKeys(w.id());
+            List<String> shown = "W1".equals(w.id()) || "W7".equals(w.id()) ? keys
+                    : keys.subList(0, 1);
+            for (String key : shown) {
+                rows.add(row(report, w.id(), key, ours.get(), quick));
+            }
+        }
+        return rows;
+    }
+
+    private static Row row(final Report report, final String w, final String key,
+            final RunResult ours, final boolean quick) {
+        String measure = Columns.header(w, key);
+        double ourValue = ours.num(key);
+        Optional<RunResult> peer = bestPeer(report, w, key);
+        String use = USES.getOrDefault(w, w);
+        if (peer.isEmpty()) {
+            return new Row(w, measure, null, Double.NaN, ours.timer(), ourValue, Double.NaN, "-",
+                    use + "; no peer ran");
+        }
+        double peerValue = peer.get().num(key);
+        double ratio = ourValue / peerValue;
+        String ratioText;
+        String verdict;
+        double tolerance = quick ? QUICK_TOLERANCE : FULL_TOLERANCE;
+        if (peerValue == 0 && ourValue == 0) {
+            ratio = 1.0;
+            ratioText = "both 0";
+            verdict = "both idle";
+        } else if (peerValue == 0) {
+            ratio = Double.NaN;
+            ratioText = "peer 0";
+            verdict = "tickwheel spends more (the peer spends nothing)";
+        } else {
+            ratioText = Fmt.ratio(ratio) + spread(ours, peer.get(), key);
+            verdict = ratio < 1 - tolerance ? "tickwheel lower (better)"
+                    : ratio > 1 + tolerance ? "tickwheel higher (worse)"
+                    : String.format(Locale.ROOT, "on par (within +/-%.0f %%)", tolerance * 100);
+        }
+        return new Row(w, measure, peer.get().timer(), peerValue, ours.timer(), ourValue, ratio,
+                ratioText, use + ": " + verdict);
+    }
+
+    /** The peer with the lowest figure; in W3 only peers that never fired early. */
+    private static Optional<RunResult> bestPeer(final Report report, final String w,
+            final String key) {
+        RunResult best = null;
+        for (RunResult r : report.resultsOf(w)) {
+            boolean peer = !r.timer().startsWith("tickwheel") && !TimerCatalog.FLOOR.equals(
+                    r.timer()) && !TimerCatalog.IDLE_JVM.equals(r.timer());
+            boolean early = "W3".equals(w) && r.num("early") > 0;
+            double value = r.num(key);
+            if (peer && !early && r.ok() && Double.isFinite(value)
+                    && (best == null || value < best.num(key))) {
+                best = r;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /**
+     * The ratio's range over the measured rounds (our fastest round over the peer's slowest, and
+     * the other way round), when both runs recorded their rounds' extremes.
+     */
+    private static String spread(final RunResult ours, final RunResult peer, final String key) {
+        double ourMin = ours.num(key + "Min");
+        double ourMax = ours.num(key + "Max");
+        double peerMin = peer.num(key + "Min");
+        double peerMax = peer.num(key + "Max");
+        if (!(ourMin > 0 && ourMax > 0 && peerMin > 0 && peerMax > 0)) {
+            return "";
+        }
+        return " (rounds " + Fmt.ratio(ourMin / peerMax) + "-" + Fmt.ratio(ourMax / peerMin)
+                + ")";
+    }
+
+    /**
+     * Says how far a figure of this run can be trusted.
+     *
+     * @param report the results
+     * @return one paragraph
+     */
+    public static String trust(final Report report) {
+        return busy(report) + modeNote(report);
+    }
+
+    /** A warning when the machine was busy at the start of the run, else nothing. */
+    private static String busy(final Report report) {
+        Matcher load = LEADING_NUMBER.matcher(String.valueOf(report.meta().get("loadAverage")));
+        if (load.find() && Double.parseDouble(load.group()) > 1.0) {
+            return "The machine was busy (1-minute load " + load.group() + " at the start): "
+                    + "other processes shared its cores, so these figures are not to be quoted. ";
+        }
+        return "";
+    }
+
+    private static String modeNote(final Report report) {
+        if ("quick".equals(report.meta().get("mode"))) {
+            return String.format(Locale.ROOT, "Quick run: by default four timers on W1-W6, every count at "
+                    + "BENCH.md's full size (W4 and W5 idle 1 s instead of 10 s; W7 and the "
+                    + "scenarios need --full), so each cell is the full run's cell and differs "
+                    + "from it by run-to-run noise only; docs/BENCHMARKS.md has the measured "
+                    + "quick-versus-full comparison. Read a ratio within +/-%.0f %% of 1 as on par "
+                    + "and quote the full run; W1's ratio carries its range over the 5 rounds, "
+                    + "the noise of this very run.", QUICK_TOLERANCE * 100);
+        }
+        return String.format(Locale.ROOT, "Full run. Ratios within +/-%.0f %% of 1 are read as "
+                + "on par: medians move between runs of the same jar (docs/BENCHMARKS.md has the "
+                + "measured spread); W1's ratio carries its range over the 5 rounds.",
+                FULL_TOLERANCE * 100);
+    }
+}

@@ -1,0 +1,118 @@
+package io.tickwheel.bench.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The summary that opens the report, on hand-made results. */
+class SummaryTest {
+
+    private static RunResult result(final String workload, final String timer,
+            final String... keysAndValues) {
+        Map<String, String> metrics = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+            metrics.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return new RunResult(workload, timer, metrics, null, 1.0);
+    }
+
+    private static Report report(final String mode, final List<String> workloads,
+            final RunResult... results) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("mode", mode);
+        meta.put("loadAverage", "0.10 before, 0.20 after");
+        List<Report.Entry> entries = new ArrayList<>();
+        for (String w : workloads) {
+            entries.add(new Report.Entry(w, w, w, false));
+        }
+        List<Report.Entry> timers = List.of(new Report.Entry("tickwheel-hier-1ms", "", "", false),
+                new Report.Entry("netty41-1ms", "", "", false),
+                new Report.Entry("stpe", "", "", false),
+                new Report.Entry("floor", "", "", false));
+        return new Report(meta, entries, timers, List.of(results));
+    }
+
+    @Test
+    void of_w1_picksTheCheapestPeerNotTheFloorAndGivesTheRoundsSpread() {
+        Report r = report("full", List.of("W1"),
+                result("W1", "tickwheel-hier-1ms", "cpuNsPerOp", "50", "cpuNsPerOpMin", "45",
+                        "cpuNsPerOpMax", "60", "wallNsPerOp", "40"),
+                result("W1", "netty41-1ms", "cpuNsPerOp", "100", "cpuNsPerOpMin", "90",
+                        "cpuNsPerOpMax", "120", "wallNsPerOp", "30"),
+                result("W1", "stpe", "cpuNsPerOp", "80", "wallNsPerOp", "70"),
+                result("W1", "floor", "cpuNsPerOp", "10", "wallNsPerOp", "10"));
+
+        List<Summary.Row> rows = Summary.of(r);
+
+        assertThat(rows).hasSize(2);
+        Summary.Row cpu = rows.get(0);
+        assertThat(cpu.peer()).isEqualTo("stpe");
+        assertThat(cpu.ratio()).isEqualTo(50.0 / 80.0);
+        assertThat(cpu.ratioText()).isEqualTo("0.63");
+        assertThat(cpu.meaning()).contains("arming a timeout", "tickwheel lower (better)");
+        Summary.Row wall = rows.get(1);
+        assertThat(wall.peer()).isEqualTo("netty41-1ms");
+        assertThat(wall.ratio()).isEqualTo(40.0 / 30.0);
+        assertThat(wall.meaning()).contains("tickwheel higher (worse)");
+    }
+
+    @Test
+    void of_spreadOfRounds_isOurBestOverTheirWorstToOurWorstOverTheirBest() {
+        Report r = report("full", List.of("W1"),
+                result("W1", "tickwheel-hier-1ms", "cpuNsPerOp", "50", "cpuNsPerOpMin", "45",
+                        "cpuNsPerOpMax", "60"),
+                result("W1", "netty41-1ms", "cpuNsPerOp", "100", "cpuNsPerOpMin", "90",
+                        "cpuNsPerOpMax", "120"));
+
+        assertThat(Summary.of(r).get(0).ratioText()).isEqualTo("0.50 (rounds 0.38-0.67)");
+    }
+
+    @Test
+    void of_quickRun_callsRatiosWithinItsToleranceOnPar() {
+        Report r = report("quick", List.of("W2"),
+                result("W2", "tickwheel-hier-1ms", "cpuNsPerOp", "110"),
+                result("W2", "netty41-1ms", "cpuNsPerOp", "100"));
+
+        assertThat(Summary.of(r).get(0).meaning()).contains("RPC timeouts", "on par");
+        assertThat(Summary.trust(r)).contains("Quick run", "--full");
+    }
+
+    @Test
+    void of_idleFiguresOfZero_giveNoNanOrInfinity() {
+        Report r = report("full", List.of("W4", "W5"),
+                result("W4", "tickwheel-hier-1ms", "timerThreadCpuMsPerSec", "0.0"),
+                result("W4", "stpe", "timerThreadCpuMsPerSec", "0.0"),
+                result("W4", "netty41-1ms", "timerThreadCpuMsPerSec", "24.0"),
+                result("W5", "tickwheel-hier-1ms", "timerThreadCpuMsPerSec", "0.5"),
+                result("W5", "stpe", "timerThreadCpuMsPerSec", "0.0"));
+
+        List<Summary.Row> rows = Summary.of(r);
+
+        assertThat(rows).extracting(Summary.Row::ratioText).containsExactly("both 0", "peer 0");
+        for (Summary.Row row : rows) {
+            assertThat(row.ratioText() + row.meaning()).doesNotContainIgnoringCase("nan")
+                    .doesNotContainIgnoringCase("infinity");
+        }
+    }
+
+    @Test
+    void of_w3_leavesOutPeersThatFireEarly() {
+        Report r = report("full", List.of("W3"),
+                result("W3", "tickwheel-hier-1ms", "latenessP99Ms", "1.2", "early", "0"),
+                result("W3", "stpe", "latenessP99Ms", "0.5", "early", "12"),
+                result("W3", "netty41-1ms", "latenessP99Ms", "2.0", "early", "0"));
+
+        assertThat(Summary.of(r).get(0).peer()).isEqualTo("netty41-1ms");
+    }
+
+    @Test
+    void of_workloadTickwheelDidNotRun_hasNoRow() {
+        Report r = report("full", List.of("W2"), result("W2", "netty41-1ms", "cpuNsPerOp", "9"));
+
+        assertThat(Summary.of(r)).isEmpty();
+    }
+}

@@ -1,0 +1,254 @@
+package io.tickwheel.internal;
+
+import io.tickwheel.Timeout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.Cleaner;
+import java.util.Collections;
+import java.util.Set;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+
+/**
+ * One timer's lifecycle: starting the worker thread, stopping it, waiting for its final drain,
+ * a failed worker's drain, and the leak guard.
+ *
+ * <pre>
+ *   INIT --start() / first newTimeout--&gt; STARTED --stop() / worker fails--&gt; STOPPED
+ *   INIT --stop()-----------------------------------------------------------&gt; STOPPED
+ * </pre>
+ * Each move is a CAS, so exactly one caller starts the thread and exactly one party reports the
+ * pending set: the stop() (or failed start) that won, or else the worker that failed.
+ *
+ * <p>Threading: thread-safe (via CAS on the state; the worker's drain is published by the
+ * volatile {@code terminated} flag, written after it).
+ */
+final class Lifecycle implements WorkerControl, LeakGuard.Target {
+
+    static final int INIT = 0;
+    static final int STARTED = 1;
+    static final int STOPPED = 2;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Lifecycle.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final Worker worker;
+    private final Thread workerThread;
+    /** INIT, STARTED or STOPPED; moved only by CAS. */
+    private volatile int state;
+    /** Set by the worker after its final drain (or when it can never run); publishes the drain. */
+    private volatile boolean terminated;
+    /** A failed worker's drain, already told (else empty): set before {@code terminated}, taken by one stop(). */
+    private final AtomicReference<Set<Timeout>> failedDrain = new AtomicReference<>(Collections.emptySet());
+    private volatile Cleaner.Cleanable leakGuard;
+
+    /**
+     * Creates the lifecycle and the worker it controls, and asks for the worker thread, once.
+     *
+     * @param name the public timer's name, for messages
+     * @param workerOf makes the worker, given what it reports to
+     * @param threadFactory makes the worker thread
+     */
+    Lifecycle(final String name, final Function<WorkerControl, Worker> workerOf, final ThreadFactory threadFactory) {
+        this.name = name;
+        this.worker = workerOf.apply(this);
+        this.workerThread = Checks.newUnstartedThread(threadFactory, worker);
+    }
+
+    /** Counts this timer and watches {@code facade} for leaks; once, from the constructor. */
+    void watch(final Object facade, final System.Logger logger, final boolean reportLeak) {
+        leakGuard = LeakGuard.watch(facade, this, name, logger, reportLeak);
+    }
+
+    /** The state, for the schedule path's fast check: STARTED, or start() (or refuse) first. */
+    int state() {
+        return state;
+    }
+
+    @Override
+    public boolean isStarted() {
+        return state == STARTED;
+    }
+
+    @Override
+    public boolean stopRequested() {
+        return state == STOPPED;
+    }
+
+    Thread workerThread() {
+        return workerThread;
+    }
+
+    /** Starts the worker if it is not running; see {@code HashedWheelTimer#start()}. */
+    void start() {
+        while (true) {
+            int current = state;
+            if (current == STARTED) {
+                return;
+            }
+            if (current == STOPPED) {
+                throw stopped();
+            }
+            if (STATE.compareAndSet(this, INIT, STARTED)) {
+                try {
+                    workerThread.start();
+                } catch (RuntimeException | Error e) {
+                    // Producers that saw STARTED may have offered already, and no worker will
+                    // drain them: drain here (the queue never had a consumer). A stop() that won
+                    // the state CAS meanwhile reports them; otherwise we do.
+                    boolean ours = STATE.compareAndSet(this, STARTED, STOPPED);
+                    // State is STOPPED: the run skips the loop, drains, sets terminated. Unless the
+                    // thread runs the worker after all (a factory started it behind our back): then
+                    // that run drains, and we wait for it, so that two workers never run at once.
+                    while (!worker.runIfFirst() && !terminated) {
+                        LockSupport.parkNanos(10_000L);
+                    }
+                    Set<Timeout> drained = worker.unprocessed();
+                    if (ours && drained != null) {
+                        releaseLeakGuard();
+                        tellCancelled(drained);
+                    }
+                    throw e;
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Stops the worker and returns the timeouts it cancelled; see {@code Timer#stop()}.
+     *
+     * @return the pending timeouts, cancelled, each already told through {@code cancelled()}
+     */
+    Set<Timeout> stop() {
+        if (Thread.currentThread() == workerThread) {
+            throw new IllegalStateException(name + ".stop() cannot be called from a TimerTask "
+                    + "running on its worker thread");
+        }
+        int previous;
+        do {
+            previous = state;
+            if (previous == STOPPED) {
+                // Another stop() (or the leak guard) won and gets the set, or the worker failed and left
+                // it for the first stop(); either way nothing is pending once this returns.
+                if (!terminated) {
+                    awaitWorkerExit();
+                }
+                return failedDrain.getAndSet(Collections.emptySet());
+            }
+        } while (!STATE.compareAndSet(this, previous, STOPPED));
+        releaseLeakGuard();
+        if (previous == INIT) {
+            terminated = true;
+            return Collections.emptySet();
+        }
+        awaitWorkerExit();
+        Set<Timeout> cancelled = worker.unprocessed(); // null if the drain itself failed: nothing to report
+        return cancelled == null ? Collections.emptySet() : tellCancelled(cancelled);
+    }
+
+    /** Tells each drained timeout it was cancelled; returns the set as stop() hands it out. */
+    private static Set<Timeout> tellCancelled(final Set<Timeout> drained) {
+        drained.forEach(timeout -> ((TimeoutNode) timeout).notifyCancelled());
+        return Collections.unmodifiableSet(drained);
+    }
+
+    /**
+     * Waits for the worker's final drain. Waits on {@code terminated}, not on the thread: between
+     * start()'s CAS and {@code Thread.start()} the worker is STARTED but not yet alive, and it
+     * still drains once it runs.
+     */
+    private void awaitWorkerExit() {
+        LockSupport.unpark(workerThread);
+        boolean interrupted = false;
+        while (!terminated) {
+            if (!workerThread.isAlive()) {
+                LockSupport.parkNanos(10_000L);
+                continue;
+            }
+            try {
+                workerThread.join(100);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            if (!terminated && workerThread.isAlive()) {
+                // A task blocked on the worker thread: an interrupt is the only way to free it.
+                workerThread.interrupt();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** For the leak guard: stop without waiting (we are on the Cleaner's thread). */
+    @Override
+    public void stopAsync() {
+        int previous;
+        do {
+            previous = state;
+            if (previous == STOPPED) {
+                return;
+            }
+        } while (!STATE.compareAndSet(this, previous, STOPPED));
+        if (previous == INIT) {
+            terminated = true;
+        }
+        LockSupport.unpark(workerThread);
+    }
+
+    @Override
+    public boolean forceStop() {
+        return STATE.compareAndSet(this, STARTED, STOPPED);
+    }
+
+    /**
+     * Reports a failed worker's drain, on the worker before {@code terminated}: told now, as no one may
+     * ever call stop(); the first stop() still returns it, for callers that reschedule what stop() returns.
+     */
+    @Override
+    public void reportFailedDrain(final Set<Timeout> drained) {
+        releaseLeakGuard(); // it owns no thread any more, so it is no longer a live timer
+        failedDrain.set(tellCancelled(drained));
+    }
+
+    private void releaseLeakGuard() {
+        Cleaner.Cleanable guard = leakGuard;
+        if (guard != null) {
+            guard.clean();
+        }
+    }
+
+    @Override
+    public void terminated() {
+        terminated = true;
+    }
+
+    /** Whether the worker's final drain is done; then nothing is pending. */
+    boolean isTerminated() {
+        return terminated;
+    }
+
+    /** The worker's final drain, for test rigs that run the worker's loop themselves. */
+    Set<Timeout> drained() {
+        return worker.unprocessed();
+    }
+
+    IllegalStateException stopped() {
+        return new IllegalStateException(name + " cannot be started once stopped");
+    }
+
+    long rejectedTasks() {
+        return worker.rejectedTasks();
+    }
+}

@@ -1,0 +1,199 @@
+package io.tickwheel.internal;
+
+import io.tickwheel.internal.StatsSnapshot.Counter;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * What one timer's worker measures: expiries, wake-ups, the lateness of each fire, the time each
+ * task ran, tasks that threw or ran slow, and tasks the executor refused. Callers' counts
+ * (scheduled, cancelled, rejected) are not kept here: they already exist in the hand-off queue
+ * and the cancel counter, so recording adds no write to the schedule path.
+ *
+ * <h2>Who writes what</h2>
+ * <ul>
+ *   <li>{@code expired}, {@code drained}, {@code wakeups} and the lateness histogram: the worker
+ *       alone, each a plain read of its own last value and a release store (see
+ *       {@link LogHistogram}); readers load them with acquire.</li>
+ *   <li>The task-time histogram: the worker alone when tasks run on it, else the executor's
+ *       threads with atomic adds ({@link LogHistogram#recordShared}); fixed at construction.</li>
+ *   <li>Task failures, slow tasks and executor rejections: atomic adds, from the worker or the
+ *       executor's threads; they are rare, so their cost does not matter.</li>
+ * </ul>
+ * {@link #snapshot} loads every worker count before the caller-side counts, and the scheduled
+ * count last: a timeout is scheduled before it can expire or be cancelled, so a snapshot never
+ * shows more expired and cancelled timeouts than scheduled ones, and pending is never negative.
+ *
+ * <p>Threading: thread-safe, with the writers listed above.
+ */
+public final class StatsRecorder {
+
+    private static final VarHandle EXPIRED;
+    private static final VarHandle DRAINED;
+    private static final VarHandle WAKEUPS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            EXPIRED = lookup.findVarHandle(StatsRecorder.class, "expired", long.class);
+            DRAINED = lookup.findVarHandle(StatsRecorder.class, "drained", long.class);
+            WAKEUPS = lookup.findVarHandle(StatsRecorder.class, "wakeups", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Set once the worker thread has its name, before the timer is used; volatile for the JFR thread. */
+    private volatile String timerName;
+    private final System.Logger logger;
+    private final long slowTaskNanos;
+    private final boolean tasksOnExecutor;
+    private final LogHistogram lateness = new LogHistogram();
+    private final LogHistogram taskTime = new LogHistogram();
+    private final AtomicLong taskFailures = new AtomicLong();
+    private final AtomicLong slowTasks = new AtomicLong();
+    private final AtomicLong executorRejections = new AtomicLong();
+    /** Worker release store, readers acquire. */
+    @SuppressWarnings("unused") // accessed through EXPIRED
+    private long expired;
+    /** Timeouts stop()'s final drain cancelled; worker release store, readers acquire. */
+    @SuppressWarnings("unused") // accessed through DRAINED
+    private long drained;
+    /** Worker release store, readers acquire. */
+    @SuppressWarnings("unused") // accessed through WAKEUPS
+    private long wakeups;
+
+    /**
+     * Creates the recorder of one timer.
+     *
+     * @param timerName names the timer in the slow-task log and in JFR events
+     * @param logger the timer's logger
+     * @param slowTaskNanos a task running at least this long is slow; 0 or less: never
+     * @param tasksOnExecutor whether tasks run on a task executor (several threads record task time)
+     */
+    public StatsRecorder(final String timerName, final System.Logger logger, final long slowTaskNanos,
+            final boolean tasksOnExecutor) {
+        this.timerName = timerName;
+        this.logger = logger;
+        this.slowTaskNanos = slowTaskNanos <= 0 ? Long.MAX_VALUE : slowTaskNanos;
+        this.tasksOnExecutor = tasksOnExecutor;
+    }
+
+    /**
+     * Counts an expiry and its lateness; worker thread only.
+     *
+     * @param latenessNanos fire time minus deadline
+     */
+    public void expired(final long latenessNanos) {
+        EXPIRED.setRelease(this, (long) EXPIRED.getOpaque(this) + 1);
+        lateness.record(latenessNanos);
+    }
+
+    /** Counts a timeout that stop()'s final drain cancelled; worker thread only. */
+    public void drained() {
+        DRAINED.setRelease(this, (long) DRAINED.getOpaque(this) + 1);
+    }
+
+    /** Counts a wake-up of the worker from parking; worker thread only. */
+    public void wokeUp() {
+        WAKEUPS.setRelease(this, (long) WAKEUPS.getOpaque(this) + 1);
+    }
+
+    /**
+     * Records a task that ran: on the worker thread if tasks run there, else on an executor thread.
+     *
+     * @param task the task, named in the slow-task log
+     * @param nanos how long it ran
+     * @param failed whether it threw
+     */
+    public void taskRan(final Object task, final long nanos, final boolean failed) {
+        if (tasksOnExecutor) {
+            taskTime.recordShared(nanos);
+        } else {
+            taskTime.record(nanos);
+        }
+        if (failed) {
+            taskFailures.incrementAndGet();
+        }
+        if (nanos >= slowTaskNanos) {
+            slowTask(task, nanos);
+        }
+    }
+
+    /** Counts an expired task the executor refused; the worker logs it. */
+    public void executorRejected() {
+        executorRejections.incrementAndGet();
+    }
+
+    /**
+     * Returns how many expired tasks the executor refused.
+     *
+     * @return the count
+     */
+    public long executorRejections() {
+        return executorRejections.get();
+    }
+
+    /** Counted, logged once (it ran once) and sent to JFR; a failing log backend harms nothing. */
+    private void slowTask(final Object task, final long nanos) {
+        slowTasks.incrementAndGet();
+        String name = TimeoutNode.describe(task);
+        try {
+            logger.log(System.Logger.Level.WARNING, "TimerTask " + name + " of " + timerName + " ran for "
+                    + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms (slow-task threshold "
+                    + TimeUnit.NANOSECONDS.toMillis(slowTaskNanos) + " ms)"
+                    + (tasksOnExecutor ? "" : "; every timeout due meanwhile fired late"));
+        } catch (Throwable ignored) {
+            // The count and the JFR event still record it; the worker must not die of a logger.
+        }
+        JfrSupport.slowTask(timerName, name, nanos);
+    }
+
+    /**
+     * Takes a snapshot; see the class comment for the order of the loads.
+     *
+     * @param cancelledByCallers cancels counted by the cancelling threads (volatile load)
+     * @param scheduled offers into the hand-off queue (volatile load), read last
+     * @param rejected refusals by the pending limit
+     * @return the snapshot
+     */
+    public StatsSnapshot snapshot(final LongSupplier cancelledByCallers, final LongSupplier scheduled,
+            final long rejected) {
+        long[] counters = new long[Counter.values().length];
+        long expiredCount = (long) EXPIRED.getAcquire(this);
+        long drainedCount = (long) DRAINED.getAcquire(this);
+        long cancelled = cancelledByCallers.getAsLong() + drainedCount;
+        long scheduledCount = scheduled.getAsLong();
+        counters[Counter.SCHEDULED.slot] = scheduledCount;
+        counters[Counter.EXPIRED.slot] = expiredCount;
+        counters[Counter.CANCELLED.slot] = cancelled;
+        counters[Counter.REJECTED.slot] = rejected;
+        counters[Counter.PENDING.slot] = scheduledCount - expiredCount - cancelled;
+        counters[Counter.TASK_FAILURES.slot] = taskFailures.get();
+        counters[Counter.EXECUTOR_REJECTIONS.slot] = executorRejections.get();
+        counters[Counter.WAKEUPS.slot] = (long) WAKEUPS.getAcquire(this);
+        counters[Counter.SLOW_TASKS.slot] = slowTasks.get();
+        return new StatsSnapshot(counters, lateness.snapshot(), taskTime.snapshot());
+    }
+
+    /**
+     * Renames the timer in logs and events, once its worker thread is named.
+     *
+     * @param name the name
+     */
+    public void named(final String name) {
+        this.timerName = name;
+    }
+
+    /**
+     * Returns the timer's name as JFR events show it.
+     *
+     * @return the name
+     */
+    public String timerName() {
+        return timerName;
+    }
+}

@@ -1,0 +1,163 @@
+package io.tickwheel.durable.internal;
+
+import io.tickwheel.durable.internal.JournalCore.Failed;
+import io.tickwheel.durable.internal.JournalOp.KeyId;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+
+/**
+ * Compaction: rewrites the records still needed (pending and failed timeouts) of segments
+ * {@code 1..upTo} into one new segment {@code upTo + 1}, then deletes the old ones, so disk use
+ * follows the live set instead of the history. The writer has already moved on to segment
+ * {@code upTo + 2} when compaction starts, so nothing new lands in the segments being rewritten,
+ * and replay order stays right: the copies replay before everything written since. A crash at any
+ * point leaves either the old segments (the temporary file is deleted at recovery), or old and new
+ * together (replaying the copies again changes nothing), or only the new.
+ *
+ * <p>Threading: runs on its own thread while the writer goes on; it reads the state in chunks
+ * under the store's lock, copies records without it (only compaction touches old segments' bytes),
+ * and relocates and deletes under the lock again (readers hold it, so no read sees a deleted file).
+ */
+public final class Compactor {
+
+    private static final int CHUNK = 65_536;
+
+    private final JournalCore core;
+    private final SegmentFiles files;
+    private final NavigableMap<Long, Long> closedSizes;
+    private final Map<Long, FileChannel> sources = new HashMap<>();
+
+    /**
+     * Creates a compaction run.
+     *
+     * @param core        the state (also the lock)
+     * @param files       the segments
+     * @param closedSizes sizes of the closed segments (guarded by the lock; updated at the end)
+     */
+    public Compactor(final JournalCore core, final SegmentFiles files, final NavigableMap<Long, Long> closedSizes) {
+        this.core = core;
+        this.files = files;
+        this.closedSizes = closedSizes;
+    }
+
+    /**
+     * Compacts segments up to {@code upTo} into {@code upTo + 1}.
+     *
+     * @param upTo the last segment to rewrite
+     * @return the compacted segment's size
+     * @throws IOException if reading or writing fails (the old segments are then kept)
+     */
+    public long run(final long upTo) throws IOException {
+        long target = upTo + 1;
+        int slots;
+        List<Map.Entry<KeyId, Failed>> failedCopy;
+        synchronized (core) {
+            slots = core.live.slots();
+            failedCopy = new ArrayList<>(core.failed.entrySet());
+        }
+        long[] newLoc = new long[slots];
+        Arrays.fill(newLoc, -1);
+        Map<KeyId, long[]> failedMoves = new HashMap<>();
+        FileChannel out = files.beginCompacted(target);
+        long pos = SegmentFiles.FILE_HEADER;
+        try {
+            long[] locs = new long[CHUNK];
+            int[] lens = new int[CHUNK];
+            for (int start = 0; start < slots; start += CHUNK) {
+                int n = 0;
+                int end = Math.min(slots, start + CHUNK);
+                synchronized (core) {
+                    for (int s = start; s < end; s++) {
+                        LiveSet live = core.live;
+                        if (live.version(s) >= 0 && JournalLocation.segmentOf(live.location(s)) <= upTo) {
+                            locs[s - start] = live.location(s);
+                            lens[s - start] = live.length(s);
+                            n++;
+                        } else {
+                            lens[s - start] = -1;
+                        }
+                    }
+                }
+                if (n == 0) {
+                    continue;
+                }
+                for (int s = start; s < end; s++) {
+                    if (lens[s - start] >= 0) {
+                        newLoc[s] = JournalLocation.of(target, pos);
+                        pos += copy(locs[s - start], lens[s - start], out, pos);
+                    }
+                }
+            }
+            for (Map.Entry<KeyId, Failed> e : failedCopy) {
+                Failed f = e.getValue();
+                if (JournalLocation.segmentOf(f.location()) <= upTo) {
+                    failedMoves.put(e.getKey(), new long[] {f.location(), JournalLocation.of(target, pos)});
+                    pos += copy(f.location(), f.length(), out, pos);
+                }
+            }
+            files.publish(target, out);
+        } finally {
+            out.close();
+            for (FileChannel ch : sources.values()) {
+                ch.close();
+            }
+        }
+        relocateAndDelete(upTo, newLoc, failedMoves, pos);
+        return pos;
+    }
+
+    private void relocateAndDelete(final long upTo, final long[] newLoc, final Map<KeyId, long[]> failedMoves,
+            final long size) throws IOException {
+        synchronized (core) {
+            LiveSet live = core.live;
+            for (int s = 0; s < newLoc.length; s++) {
+                // Nothing is written to segments <= upTo any more, so a location still there is the
+                // one that was copied: the slot was neither removed, replaced nor reused since.
+                if (newLoc[s] >= 0 && live.version(s) >= 0 && JournalLocation.segmentOf(live.location(s)) <= upTo) {
+                    live.relocate(s, newLoc[s]);
+                }
+            }
+            for (Map.Entry<KeyId, long[]> m : failedMoves.entrySet()) {
+                Failed f = core.failed.get(m.getKey());
+                if (f != null && f.location() == m.getValue()[0]) {
+                    core.failed.put(m.getKey(), new Failed(f.timeout(), m.getValue()[1], f.length()));
+                }
+            }
+            for (Long n : new ArrayList<>(closedSizes.headMap(upTo, true).keySet())) {
+                files.delete(n);
+                closedSizes.remove(n);
+            }
+            closedSizes.put(upTo + 1, size);
+        }
+    }
+
+    private int copy(final long location, final int length, final FileChannel out, final long at)
+            throws IOException {
+        long number = JournalLocation.segmentOf(location);
+        FileChannel src = sources.get(number);
+        if (src == null) {
+            src = files.openForRead(number);
+            sources.put(number, src);
+        }
+        ByteBuffer b = ByteBuffer.allocate(length);
+        long from = JournalLocation.offsetOf(location);
+        while (b.hasRemaining()) {
+            if (src.read(b, from + b.position()) < 0) {
+                throw new IOException(files.path(number) + ": record at offset " + from + " runs past the end");
+            }
+        }
+        b.flip();
+        long p = at;
+        while (b.hasRemaining()) {
+            p += out.write(b, p);
+        }
+        return length;
+    }
+}

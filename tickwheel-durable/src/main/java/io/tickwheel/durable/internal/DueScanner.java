@@ -1,0 +1,133 @@
+package io.tickwheel.durable.internal;
+
+import io.tickwheel.durable.StoredTimeout;
+import io.tickwheel.durable.TimerStore;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Feeds the wheel from the journal: once a second (and at once when woken) it takes the pending
+ * timeouts whose deadline is within the lookahead, oldest first, reads each one's record back from
+ * its segment, and delivers them to the sink in deadline order. Far timeouts stay on disk with only
+ * their {@link LiveSet} entry in memory. At most {@code maxDelivered} timeouts are held by the timer
+ * at once, so a backlog of millions of overdue timeouts is fed in deadline order as they finish
+ * instead of all at once.
+ *
+ * <p>Threading: one thread of its own; it reads the state and the segments under the store's lock
+ * (the {@link JournalCore}) and calls the sink after releasing it.
+ */
+public final class DueScanner implements Runnable {
+
+    /** How far ahead of the clock timeouts are handed to the wheel. */
+    public static final long LOOKAHEAD_MILLIS = 10_000;
+    private static final long PERIOD_NANOS = 1_000_000_000L;
+    private static final int CHUNK = 16_384;
+    private static final System.Logger LOG = System.getLogger(DueScanner.class.getName());
+
+    private final JournalCore core;
+    private final SegmentFiles files;
+    private final Clock clock;
+    private final TimerStore.Sink sink;
+    private final int maxDelivered;
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    /**
+     * Creates and starts the scanner.
+     *
+     * @param core         the state (also the lock)
+     * @param files        the segments
+     * @param clock        the timer's clock
+     * @param sink         where to deliver
+     * @param maxDelivered the most timeouts held by the timer at once
+     * @param name         the thread's name
+     */
+    public DueScanner(final JournalCore core, final SegmentFiles files, final Clock clock,
+            final TimerStore.Sink sink, final int maxDelivered, final String name) {
+        this.core = core;
+        this.files = files;
+        this.clock = clock;
+        this.sink = sink;
+        this.maxDelivered = maxDelivered;
+        this.thread = new Thread(this, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public void run() {
+        while (!stopped) {
+            try {
+                while (!stopped && scanOnce() == CHUNK) {
+                    Thread.onSpinWait();
+                }
+            } catch (RuntimeException | Error e) {
+                LOG.log(Level.ERROR, "journal scan failed; retrying in a second", e);
+            }
+            LockSupport.parkNanos(this, PERIOD_NANOS);
+        }
+    }
+
+    /**
+     * Delivers one chunk of what is due within the lookahead.
+     *
+     * @return how many were delivered (a full chunk means "call again")
+     */
+    int scanOnce() {
+        long horizon = JournalCore.millis(clock.instant()) + LOOKAHEAD_MILLIS;
+        List<StoredTimeout> due = new ArrayList<>();
+        synchronized (core) {
+            LiveSet live = core.live;
+            int[] slots = new int[CHUNK];
+            int[] n = {0};
+            int cap = (int) Math.min(maxDelivered, (long) live.delivered() + CHUNK);
+            live.pollDue(horizon, cap, s -> slots[n[0]++] = s);
+            RecordView view = new RecordView();
+            for (int i = 0; i < n[0]; i++) {
+                int s = slots[i];
+                try {
+                    ByteBuffer rec = files.read(live.location(s), live.length(s));
+                    if (RecordCodec.read(rec, 0, view) != RecordCodec.Status.OK) {
+                        throw new IOException("record at " + live.location(s) + " no longer verifies");
+                    }
+                    due.add(RecordCodec.toTimeout(view));
+                } catch (IOException e) {
+                    LOG.log(Level.ERROR, "cannot read a due timeout back from the journal; it stays pending", e);
+                    live.undeliver(s);
+                }
+            }
+        }
+        due.sort(Comparator.comparing(StoredTimeout::deadline));
+        for (StoredTimeout t : due) {
+            try {
+                sink.deliver(t);
+            } catch (RuntimeException | Error e) {
+                LOG.log(Level.ERROR, "the timer's sink threw on " + t + "; the store goes on", e);
+            }
+        }
+        return due.size();
+    }
+
+    /** Runs a scan soon (a clock jump, a finished backlog). */
+    public void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    /**
+     * Stops the thread and waits for it.
+     *
+     * @param timeoutMillis how long to wait
+     * @throws InterruptedException if interrupted
+     */
+    public void stop(final long timeoutMillis) throws InterruptedException {
+        stopped = true;
+        LockSupport.unpark(thread);
+        thread.join(timeoutMillis);
+    }
+}

@@ -1,0 +1,169 @@
+package io.tickwheel.durable.internal;
+
+import io.tickwheel.Timer;
+import io.tickwheel.durable.DurableTask;
+import io.tickwheel.durable.StoredTimeout;
+import io.tickwheel.durable.TimerStore;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs a due timeout: finds its handler, {@linkplain TimerStore#claim claims} it through the store
+ * right before running, runs the handler on the executor, and records the outcome with exactly one
+ * of {@code done} (it returned), {@code retry} (it threw and attempts remain; next attempt after
+ * {@code firstBackoff * 2^(attempt - 1)}) or {@code fail} (the last attempt threw; logged at ERROR).
+ * A type with no handler is not claimed, so it stays pending in the store for a process that has
+ * one (logged at WARNING once per type). If recording an outcome fails (the disk), it is tried again
+ * every second until it succeeds or the timer closes; until then the timeout stays claimed here,
+ * and after a restart it runs again (at least once).
+ *
+ * <p>Threading: thread-safe; {@link #due} is called on the wheel's thread and only hands over to the
+ * executor; handlers and outcome calls run on the executor's threads, outcome completions on the
+ * store's writer thread.
+ */
+public final class HandlerRunner {
+
+    private static final System.Logger LOG = System.getLogger(HandlerRunner.class.getName());
+
+    private final TimerStore store;
+    private final Map<String, DurableTask> handlers;
+    private final Executor executor;
+    private final Timer wheel;
+    private final Clock clock;
+    private final int maxAttempts;
+    private final Duration firstBackoff;
+    private final BooleanSupplier closed;
+    private final Set<String> warnedTypes = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Creates a runner.
+     *
+     * @param store        the store
+     * @param handlers     handlers by type (not changed afterwards)
+     * @param executor     runs handlers
+     * @param wheel        for delayed re-tries of refused work
+     * @param clock        the timer's clock
+     * @param maxAttempts  attempts before a timeout fails
+     * @param firstBackoff delay before the first retry
+     * @param closed       whether the timer is closed
+     */
+    public HandlerRunner(final TimerStore store, final Map<String, DurableTask> handlers, final Executor executor,
+            final Timer wheel, final Clock clock, final int maxAttempts, final Duration firstBackoff,
+            final BooleanSupplier closed) {
+        this.store = store;
+        this.handlers = Map.copyOf(handlers);
+        this.executor = executor;
+        this.wheel = wheel;
+        this.clock = clock;
+        this.maxAttempts = maxAttempts;
+        this.firstBackoff = firstBackoff;
+        this.closed = closed;
+    }
+
+    /**
+     * Takes a due timeout (from the bridge).
+     *
+     * @param t the timeout
+     */
+    public void due(final StoredTimeout t) {
+        DurableTask task = handlers.get(t.type());
+        if (task == null) {
+            if (warnedTypes.add(t.type())) {
+                LOG.log(Level.WARNING, "no handler for durable timeout type '" + t.type()
+                        + "' in this process; its timeouts are kept pending and not fired");
+            }
+            return;
+        }
+        submit(() -> run(task, t));
+    }
+
+    private void submit(final Runnable r) {
+        if (closed.getAsBoolean()) {
+            return;
+        }
+        try {
+            executor.execute(r);
+        } catch (RejectedExecutionException e) {
+            LOG.log(Level.WARNING, "the durable timer's executor refused work; trying again in a second", e);
+            later(() -> submit(r));
+        }
+    }
+
+    private void later(final Runnable r) {
+        if (closed.getAsBoolean()) {
+            return;
+        }
+        try {
+            wheel.newTimeout(x -> r.run(), 1, TimeUnit.SECONDS);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "the wheel refused a delayed retry; the timeout runs again after a restart", e);
+        }
+    }
+
+    private void run(final DurableTask task, final StoredTimeout t) {
+        if (closed.getAsBoolean() || !store.claim(t)) {
+            return;
+        }
+        Throwable failure = null;
+        try {
+            task.run(t);
+        } catch (Exception | Error e) {
+            failure = e;
+        }
+        record(t, failure);
+    }
+
+    // The outcome's future is watched by the callback added here; nothing else waits for it.
+    @SuppressWarnings("FutureReturnValueIgnored")
+    private void record(final StoredTimeout t, final Throwable failure) {
+        CompletableFuture<?> f;
+        try {
+            if (failure == null) {
+                f = store.done(t);
+            } else if (t.attempt() < maxAttempts) {
+                LOG.log(Level.DEBUG, () -> "durable timeout " + t + " threw; retrying");
+                f = store.retry(t, nextDeadline(t.attempt()));
+            } else {
+                LOG.log(Level.ERROR, "durable timeout " + t.type() + "/" + t.key() + " failed its last attempt ("
+                        + t.attempt() + "); moved to failed()", failure);
+                f = store.fail(t, oneLine(failure));
+            }
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        f.whenComplete((ok, e) -> {
+            if (e != null && !closed.getAsBoolean()) {
+                LOG.log(Level.WARNING, "cannot record the outcome of " + t + "; trying again in a second", e);
+                later(() -> submit(() -> record(t, failure)));
+            }
+        });
+    }
+
+    private Instant nextDeadline(final int attempt) {
+        int shift = Math.min(attempt - 1, 30);
+        Duration backoff;
+        try {
+            backoff = firstBackoff.multipliedBy(1L << shift);
+        } catch (ArithmeticException tooLong) {
+            backoff = Duration.ofDays(365);
+        }
+        return clock.instant().plus(backoff);
+    }
+
+    private static String oneLine(final Throwable e) {
+        String s = e.toString();
+        int nl = s.indexOf('\n');
+        s = nl < 0 ? s : s.substring(0, nl);
+        return s.length() > 1000 ? s.substring(0, 1000) : s;
+    }
+}

@@ -1,0 +1,319 @@
+package io.tickwheel.durable.internal;
+
+import io.tickwheel.durable.StoredTimeout;
+import io.tickwheel.durable.TimerStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What {@code JournalStore} delegates to: the store's life cycle (built, open, closed), its threads
+ * (the {@link GroupCommitWriter}, the {@link DueScanner}, a {@link Compactor} now and then), and the
+ * reads that answer under the lock ({@code find}, {@code claim}, counts).
+ *
+ * <p>Threading: thread-safe. The state is guarded by the {@link JournalCore}'s monitor; the life cycle
+ * by this object's monitor; {@link #afterBatch} runs on the writer thread.
+ */
+public final class JournalStoreCore implements GroupCommitWriter.Host {
+
+    private static final System.Logger LOG = System.getLogger(JournalStoreCore.class.getName());
+    private static final long CLOSE_WAIT_MILLIS = 30_000;
+
+    private final Path directory;
+    private final boolean fsync;
+    private final int maxPayloadBytes;
+    private final long segmentBytes;
+    private final long compactMinBytes;
+    private final int maxDelivered;
+    private final long lookaheadMillis;
+    private final SegmentFiles files;
+    private final JournalCore core = new JournalCore();
+    /** Closed segments' sizes; guarded by {@code core}. */
+    private final TreeMap<Long, Long> closedSizes = new TreeMap<>();
+    private volatile TimerStore.Sink sink;
+    private volatile Clock clock;
+    private volatile GroupCommitWriter writer;
+    private DueScanner scanner;
+    private volatile Thread compaction;
+    private volatile boolean closed;
+
+    /**
+     * Locks the directory.
+     *
+     * @param directory       the journal directory
+     * @param fsync           force each batch
+     * @param maxPayloadBytes payload limit
+     * @param channels        how channels are opened
+     * @param segmentBytes    roll segments at this size
+     * @param compactMinBytes do not compact below this journal size
+     * @param maxDelivered    most timeouts held by the timer at once
+     * @param lookaheadMillis how far ahead timeouts are delivered
+     */
+    public JournalStoreCore(final Path directory, final boolean fsync, final int maxPayloadBytes,
+            final ChannelFactory channels, final long segmentBytes, final long compactMinBytes,
+            final int maxDelivered, final long lookaheadMillis) {
+        this.directory = directory;
+        this.fsync = fsync;
+        this.maxPayloadBytes = maxPayloadBytes;
+        this.segmentBytes = segmentBytes;
+        this.compactMinBytes = compactMinBytes;
+        this.maxDelivered = maxDelivered;
+        this.lookaheadMillis = lookaheadMillis;
+        this.files = new SegmentFiles(directory, channels);
+    }
+
+    /**
+     * The payload limit.
+     *
+     * @return bytes
+     */
+    public int maxPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
+    /**
+     * Recovers and starts the threads.
+     *
+     * @param s the sink
+     * @param c the clock
+     */
+    public synchronized void open(final TimerStore.Sink s, final Clock c) {
+        if (closed || writer != null) {
+            throw new IllegalStateException(
+                    closed ? "the journal store is closed" : "the journal store is already open");
+        }
+        try {
+            Recovery r = Recovery.run(files, core);
+            synchronized (core) {
+                closedSizes.putAll(r.closedSizes);
+            }
+            LOG.log(Level.INFO, "journal " + directory + " recovered: " + r.records + " records, "
+                    + core.live.size() + " pending, " + core.failed.size() + " failed");
+        } catch (RuntimeException | Error e) {
+            closed = true;
+            files.close();
+            throw e;
+        }
+        clock = c;
+        sink = s;
+        writer = new GroupCommitWriter(core, files, fsync, this, "tickwheel-journal-writer");
+        scanner = new DueScanner(core, files, c, s, maxDelivered, "tickwheel-journal-scanner");
+    }
+
+    /**
+     * Hands an op to the writer.
+     *
+     * @param op the op
+     * @return its future
+     */
+    public CompletableFuture<Object> submit(final JournalOp op) {
+        GroupCommitWriter w = writer;
+        if (w == null || closed) {
+            op.future().completeExceptionally(new IllegalStateException(
+                    closed ? "the journal store is closed" : "the journal store is not open yet"));
+        } else {
+            w.submit(op);
+        }
+        return op.future();
+    }
+
+    /**
+     * The writer.
+     *
+     * @return the writer
+     */
+    public GroupCommitWriter writer() {
+        GroupCommitWriter w = writer;
+        if (w == null) {
+            throw new IllegalStateException("the journal store is not open yet");
+        }
+        return w;
+    }
+
+    /**
+     * Looks up a pending timeout, reading its record back.
+     *
+     * @param type type
+     * @param key  key
+     * @return it, or empty
+     */
+    public Optional<StoredTimeout> find(final String type, final String key) {
+        JournalOp probe = JournalOp.cancel(type, key);
+        synchronized (core) {
+            int s = core.live.find(probe.hash1, probe.hash2);
+            if (s < 0) {
+                return Optional.empty();
+            }
+            try {
+                ByteBuffer rec = files.read(core.live.location(s), core.live.length(s));
+                RecordView view = new RecordView();
+                if (RecordCodec.read(rec, 0, view) != RecordCodec.Status.OK) {
+                    throw new IOException("record of " + type + "/" + key + " no longer verifies");
+                }
+                return Optional.of(RecordCodec.toTimeout(view));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + type + "/" + key + " from the journal", e);
+            }
+        }
+    }
+
+    /**
+     * Counts pending timeouts.
+     *
+     * @return the count
+     */
+    public long pendingTimeouts() {
+        synchronized (core) {
+            return core.live.size();
+        }
+    }
+
+    /**
+     * Lists the failed set, oldest first.
+     *
+     * @return copies
+     */
+    public List<StoredTimeout> failed() {
+        synchronized (core) {
+            List<StoredTimeout> out = new ArrayList<>(core.failed.size());
+            core.failed.values().forEach(f -> out.add(f.timeout()));
+            return out;
+        }
+    }
+
+    /**
+     * Claims a delivered timeout for one run.
+     *
+     * @param t the timeout
+     * @return true if it is pending at that version and not claimed, cancelled or replaced
+     */
+    public boolean claim(final StoredTimeout t) {
+        JournalOp probe = JournalOp.cancel(t.type(), t.key());
+        synchronized (core) {
+            int s = core.live.find(probe.hash1, probe.hash2);
+            if (closed || s < 0 || core.live.version(s) != t.version()
+                    || (core.live.flags(s) & (LiveSet.CLAIMED | LiveSet.DOOMED)) != 0) {
+                return false;
+            }
+            core.live.flag(s, LiveSet.CLAIMED, true);
+            return true;
+        }
+    }
+
+    /**
+     * The bytes of the segment files.
+     *
+     * @return bytes
+     */
+    public long diskBytes() {
+        synchronized (core) {
+            long sum = files.activeSize();
+            for (long size : closedSizes.values()) {
+                sum += size;
+            }
+            return sum;
+        }
+    }
+
+    @Override
+    public long horizonMillis() {
+        Clock c = clock;
+        return c == null ? Long.MIN_VALUE : JournalCore.millis(c.instant()) + lookaheadMillis;
+    }
+
+    @Override
+    public TimerStore.Sink sink() {
+        return sink;
+    }
+
+    @Override
+    public void afterBatch() {
+        try {
+            if (files.activeSize() >= segmentBytes) {
+                roll(files.activeNumber() + 1);
+            }
+            long disk = diskBytes();
+            long needed;
+            synchronized (core) {
+                needed = core.neededBytes();
+            }
+            if (compaction == null && disk > compactMinBytes && disk > 2 * needed + SegmentFiles.FILE_HEADER) {
+                long upTo = files.activeNumber();
+                roll(upTo + 2);
+                Thread t = new Thread(() -> compact(upTo), "tickwheel-journal-compactor");
+                t.setDaemon(true);
+                compaction = t;
+                t.start();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot roll the journal to a new segment", e);
+        }
+    }
+
+    private void roll(final long next) throws IOException {
+        long old = files.activeNumber();
+        long oldSize = files.activeSize();
+        files.openActive(next, 0);
+        synchronized (core) {
+            closedSizes.put(old, oldSize);
+        }
+    }
+
+    private void compact(final long upTo) {
+        try {
+            long t0 = System.nanoTime();
+            long size = new Compactor(core, files, closedSizes).run(upTo);
+            LOG.log(Level.DEBUG, () -> "journal compacted segments up to " + upTo + " into " + size + " bytes in "
+                    + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "journal compaction failed; the old segments are kept", e);
+        } finally {
+            compaction = null;
+        }
+    }
+
+    /** Stops the threads (writing what is queued first) and releases the directory. Idempotent. */
+    public void close() {
+        GroupCommitWriter w;
+        DueScanner sc;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            w = writer;
+            sc = scanner;
+        }
+        try {
+            if (sc != null) {
+                sc.stop(CLOSE_WAIT_MILLIS);
+            }
+            if (w != null) {
+                w.close(CLOSE_WAIT_MILLIS);
+            }
+            Thread t = compaction;
+            if (t != null) {
+                t.join(CLOSE_WAIT_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            synchronized (core) {
+                files.close();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return directory.toString();
+    }
+}

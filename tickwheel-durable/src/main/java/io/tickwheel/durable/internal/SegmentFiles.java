@@ -1,0 +1,362 @@
+package io.tickwheel.durable.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The journal's directory: its lock file, and segment files named {@code NNNNNNNNNNNNNNNNNNNN.seg}
+ * (the segment number, zero-padded so names sort in replay order). Each segment starts with a
+ * 16-byte header (magic {@code TWJ1}, format version, segment number), then records. IO only: no
+ * records are decoded here and no timer is known.
+ *
+ * <p>Threading: {@link #append}, {@link #force}, {@link #truncateActive} and {@link #openActive} belong to
+ * the writer thread; {@link #read} and {@link #delete} to whoever holds the store's lock (readers
+ * hold it too, so a segment is never deleted under a read).
+ */
+public final class SegmentFiles implements AutoCloseable {
+
+    /** "TWJ1". */
+    public static final int MAGIC = 0x54574A31;
+    /** The one format this build reads and writes. */
+    public static final int FORMAT = 1;
+    /** Bytes of a segment's header. */
+    public static final int FILE_HEADER = 16;
+
+    private final Path dir;
+    private final ChannelFactory channels;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final Map<Long, FileChannel> readers = new HashMap<>();
+    private FileChannel active;
+    private long activeNumber = -1;
+    private volatile long activeSize;
+
+    /**
+     * Opens (creating if needed) a journal directory and locks it.
+     *
+     * @param dir      the directory
+     * @param channels how channels are opened
+     * @throws IllegalStateException if another process, or another store in this JVM, holds it
+     * @throws UncheckedIOException  if it cannot be created or locked
+     */
+    public SegmentFiles(final Path dir, final ChannelFactory channels) {
+        this.dir = dir;
+        this.channels = channels;
+        FileChannel ch = null;
+        try {
+            Files.createDirectories(dir);
+            ch = FileChannel.open(dir.resolve("journal.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock l = ch.tryLock();
+            if (l == null) {
+                throw new IllegalStateException("journal " + dir + " is in use by another process (lock file "
+                        + dir.resolve("journal.lock") + " is held)");
+            }
+            lockChannel = ch;
+            lock = l;
+        } catch (OverlappingFileLockException e) {
+            closeQuietly(ch);
+            throw new IllegalStateException("journal " + dir + " is already open in this JVM; close that store first",
+                    e);
+        } catch (IOException e) {
+            closeQuietly(ch);
+            throw new UncheckedIOException("cannot open journal directory " + dir, e);
+        } catch (RuntimeException e) {
+            closeQuietly(ch);
+            throw e;
+        }
+    }
+
+    /**
+     * The segment numbers present, in replay order; stray temporary files of an interrupted
+     * compaction are deleted.
+     *
+     * @return the numbers
+     * @throws IOException if the directory cannot be listed
+     */
+    public List<Long> list() throws IOException {
+        List<Long> numbers = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path p : files) {
+                String name = String.valueOf(p.getFileName());
+                if (name.endsWith(".seg.tmp")) {
+                    Files.delete(p);
+                } else if (name.endsWith(".seg") && name.length() == 24) {
+                    numbers.add(Long.parseLong(name.substring(0, 20)));
+                }
+            }
+        }
+        numbers.sort(null);
+        return numbers;
+    }
+
+    /**
+     * A segment's path.
+     *
+     * @param number the segment number
+     * @return its path
+     */
+    public Path path(final long number) {
+        return dir.resolve(String.format(Locale.ROOT, "%020d.seg", number));
+    }
+
+    /**
+     * Reads a whole segment into memory (recovery).
+     *
+     * @param number the segment number
+     * @return its bytes, big-endian, position 0
+     * @throws IOException if it cannot be read
+     */
+    public ByteBuffer readAll(final long number) throws IOException {
+        try (FileChannel ch = channels.open(path(number), StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE - 16) {
+                throw new IOException(path(number) + ": segment of " + size + " bytes is too large");
+            }
+            ByteBuffer buf = ByteBuffer.allocate((int) size);
+            while (buf.hasRemaining() && ch.read(buf, buf.position()) >= 0) {
+                // read until full
+            }
+            return buf.flip();
+        }
+    }
+
+    /**
+     * Makes {@code number} the segment appended to, truncated to {@code size} (a torn tail is cut, a
+     * header rewritten if missing), or created with a header.
+     *
+     * @param number the segment number
+     * @param size   the valid bytes to keep, or 0 to create it
+     * @throws IOException if it cannot be opened or written
+     */
+    public void openActive(final long number, final long size) throws IOException {
+        FileChannel ch = channels.open(path(number), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            if (size < FILE_HEADER) {
+                ch.truncate(0);
+                ByteBuffer h = header(number);
+                while (h.hasRemaining()) {
+                    ch.write(h, h.position());
+                }
+                activeSize = FILE_HEADER;
+            } else {
+                ch.truncate(size);
+                activeSize = size;
+            }
+            ch.force(true);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            throw e;
+        }
+        FileChannel old = active;
+        active = ch;
+        activeNumber = number;
+        closeQuietly(old);
+        forceDirectory();
+    }
+
+    /**
+     * A segment header.
+     *
+     * @param number the segment number
+     * @return 16 bytes, ready to write
+     */
+    public static ByteBuffer header(final long number) {
+        return ByteBuffer.allocate(FILE_HEADER).putInt(MAGIC).putInt(FORMAT).putLong(number).flip();
+    }
+
+    /**
+     * Appends bytes to the active segment (not yet forced).
+     *
+     * @param bytes what to write, position to limit
+     * @return the offset they start at
+     * @throws IOException if the write fails (the caller truncates back)
+     */
+    public long append(final ByteBuffer bytes) throws IOException {
+        long at = activeSize;
+        long p = at;
+        while (bytes.hasRemaining()) {
+            p += active.write(bytes, p);
+        }
+        activeSize = p;
+        return at;
+    }
+
+    /**
+     * Forces the active segment's data to stable storage.
+     *
+     * @throws IOException if the disk reports an error
+     */
+    public void force() throws IOException {
+        active.force(false);
+    }
+
+    /**
+     * Cuts the active segment back to {@code size} after a failed batch, and forces the cut.
+     *
+     * @param size the size before the batch
+     * @throws IOException if the disk still fails
+     */
+    public void truncateActive(final long size) throws IOException {
+        activeSize = size;
+        active.truncate(size);
+        active.force(true);
+    }
+
+    /**
+     * The active segment's number.
+     *
+     * @return the number
+     */
+    public long activeNumber() {
+        return activeNumber;
+    }
+
+    /**
+     * The active segment's size.
+     *
+     * @return bytes
+     */
+    public long activeSize() {
+        return activeSize;
+    }
+
+    /**
+     * Reads one record.
+     *
+     * @param location where ({@link JournalLocation})
+     * @param length   its length
+     * @return its bytes, position 0
+     * @throws IOException if it cannot be read
+     */
+    public ByteBuffer read(final long location, final int length) throws IOException {
+        long number = JournalLocation.segmentOf(location);
+        FileChannel ch = readers.get(number);
+        if (ch == null || !ch.isOpen()) {
+            // A reader interrupted mid-read closes the channel (ClosedByInterruptException): the
+            // next reader opens a fresh one instead of failing for good.
+            ch = channels.open(path(number), StandardOpenOption.READ);
+            readers.put(number, ch);
+        }
+        ByteBuffer buf = ByteBuffer.allocate(length);
+        long p = JournalLocation.offsetOf(location);
+        while (buf.hasRemaining()) {
+            if (ch.read(buf, p + buf.position()) < 0) {
+                throw new IOException(path(number) + ": record at offset " + p + " runs past the end");
+            }
+        }
+        return buf.flip();
+    }
+
+    /**
+     * Starts a compacted segment: a temporary file with the segment's header, published by
+     * {@link #publish} once complete.
+     *
+     * @param number its number
+     * @return the channel, positioned after the header
+     * @throws IOException if it cannot be created
+     */
+    public FileChannel beginCompacted(final long number) throws IOException {
+        FileChannel ch = channels.open(tempPath(number), StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        try {
+            ByteBuffer h = header(number);
+            while (h.hasRemaining()) {
+                ch.write(h);
+            }
+            return ch;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            throw e;
+        }
+    }
+
+    /**
+     * Opens a segment for reading by a thread other than the store's readers (compaction).
+     *
+     * @param number the segment number
+     * @return a new read channel, closed by the caller
+     * @throws IOException if it cannot be opened
+     */
+    public FileChannel openForRead(final long number) throws IOException {
+        return channels.open(path(number), StandardOpenOption.READ);
+    }
+
+    /**
+     * Forces and closes a compacted segment, then renames it into place (atomic, directory forced).
+     *
+     * @param number its number
+     * @param ch     the channel from {@link #beginCompacted}
+     * @throws IOException if it cannot be made durable
+     */
+    public void publish(final long number, final FileChannel ch) throws IOException {
+        try (ch) {
+            ch.force(true);
+        }
+        Files.move(tempPath(number), path(number), StandardCopyOption.ATOMIC_MOVE);
+        forceDirectory();
+    }
+
+    private Path tempPath(final long number) {
+        return dir.resolve(path(number).getFileName() + ".tmp");
+    }
+
+    /**
+     * Deletes a segment (compaction made it obsolete).
+     *
+     * @param number the segment number
+     * @throws IOException if it cannot be deleted
+     */
+    public void delete(final long number) throws IOException {
+        closeQuietly(readers.remove(number));
+        Files.deleteIfExists(path(number));
+    }
+
+    private void forceDirectory() {
+        // Makes a created or renamed file's name durable; some platforms cannot open a directory.
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException ignored) {
+            // best effort: Linux supports it, which is where the durability claim is made
+        }
+    }
+
+    @Override
+    public void close() {
+        for (FileChannel ch : readers.values()) {
+            closeQuietly(ch);
+        }
+        readers.clear();
+        closeQuietly(active);
+        try {
+            lock.release();
+        } catch (IOException ignored) {
+            // closing the channel releases it too
+        }
+        closeQuietly(lockChannel);
+    }
+
+    private static void closeQuietly(final AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // nothing more to do with a channel that will not close
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.tickwheel.durable.internal;
+
+import io.tickwheel.Timeout;
+import io.tickwheel.Timer;
+import io.tickwheel.durable.StoredTimeout;
+import io.tickwheel.durable.TimerStore;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The sink a store delivers into: holds each delivered timeout in the in-memory wheel until its
+ * deadline by the timer's {@link Clock}, then hands it to the runner. The wheel counts
+ * {@code System.nanoTime}; deadlines are read on the clock, so:
+ * <ul>
+ *   <li><b>Never early.</b> When the wheel fires a timeout, the clock is read again; if it is still
+ *       before the deadline (the clock went back, or runs slow), the timeout is armed again for the
+ *       rest.</li>
+ *   <li><b>Forward jumps.</b> A ticker on the wheel reads the clock every second; when it moved more
+ *       than {@value #JUMP_MILLIS} ms away from where {@code nanoTime} says it should be, every held
+ *       timeout is armed again from the new reading, so what became due fires within about a
+ *       second.</li>
+ * </ul>
+ * One {@link Held} per (type, key): a delivery with a higher version replaces it, a lower one is
+ * ignored, and a revoke drops it (the wheel timeout is cancelled).
+ *
+ * <p>Threading: thread-safe (via a {@code ConcurrentHashMap}; a held timeout is handed to the runner
+ * by whoever removes it from the map, so at most once).
+ */
+public final class WheelBridge implements TimerStore.Sink {
+
+    private static final long JUMP_MILLIS = 250;
+    private static final System.Logger LOG = System.getLogger(WheelBridge.class.getName());
+
+    private final Timer wheel;
+    private final Clock clock;
+    private final Consumer<StoredTimeout> onDue;
+    private final Map<Key, Held> held = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+    private volatile Timeout ticker;
+    /** Ticker thread only (one tick at a time). */
+    private long lastClockMillis;
+    private long lastNanos;
+
+    /**
+     * Creates a bridge; call {@link #start()} once the store may deliver.
+     *
+     * @param wheel the wheel
+     * @param clock the timer's clock
+     * @param onDue gets each timeout once it is due (on the wheel's thread; keep it short)
+     */
+    public WheelBridge(final Timer wheel, final Clock clock, final Consumer<StoredTimeout> onDue) {
+        this.wheel = wheel;
+        this.clock = clock;
+        this.onDue = onDue;
+    }
+
+    /** Starts the clock ticker. */
+    public void start() {
+        lastClockMillis = clock.millis();
+        lastNanos = System.nanoTime();
+        ticker = wheel.newTimeout(t -> tick(), 1, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void deliver(final StoredTimeout t) {
+        if (closed) {
+            return;
+        }
+        Key k = new Key(t.type(), t.key());
+        Held h = new Held(t);
+        Held[] replaced = new Held[1];
+        Held now = held.compute(k, (key, old) -> {
+            if (old != null && old.timeout.version() >= t.version()) {
+                return old;
+            }
+            replaced[0] = old;
+            return h;
+        });
+        if (replaced[0] != null) {
+            replaced[0].cancel();
+        }
+        if (now == h) {
+            arm(k, h);
+        }
+    }
+
+    @Override
+    public void revoke(final String type, final String key, final long version) {
+        Key k = new Key(type, key);
+        Held h = held.get(k);
+        if (h != null && h.timeout.version() <= version && held.remove(k, h)) {
+            h.cancel();
+        }
+    }
+
+    /**
+     * How many timeouts the wheel holds for this timer.
+     *
+     * @return the count
+     */
+    public int held() {
+        return held.size();
+    }
+
+    private void arm(final Key k, final Held h) {
+        Duration left = Duration.between(clock.instant(), h.timeout.deadline());
+        if (left.isNegative() || left.isZero()) {
+            due(k, h);
+            return;
+        }
+        try {
+            h.wheelTimeout = wheel.newTimeout(t -> check(k, h), left);
+        } catch (RuntimeException e) {
+            // The wheel refused (stopped, or its pending limit): the store still has the timeout, and
+            // the next process (or a retry delivery) fires it; this one must not lose track silently.
+            LOG.log(Level.ERROR, "the wheel refused " + h.timeout + "; it stays pending in the store", e);
+            held.remove(k, h);
+        }
+    }
+
+    private void check(final Key k, final Held h) {
+        if (held.get(k) != h) {
+            return;
+        }
+        Instant now = clock.instant();
+        if (now.isBefore(h.timeout.deadline())) {
+            arm(k, h);
+        } else {
+            due(k, h);
+        }
+    }
+
+    private void due(final Key k, final Held h) {
+        if (held.remove(k, h)) {
+            onDue.accept(h.timeout);
+        }
+    }
+
+    private void tick() {
+        if (closed) {
+            return;
+        }
+        long nanos = System.nanoTime();
+        long clockMillis = clock.millis();
+        long expected = lastClockMillis + TimeUnit.NANOSECONDS.toMillis(nanos - lastNanos);
+        lastClockMillis = clockMillis;
+        lastNanos = nanos;
+        if (Math.abs(clockMillis - expected) > JUMP_MILLIS) {
+            for (Map.Entry<Key, Held> e : held.entrySet()) {
+                Held h = e.getValue();
+                Timeout wt = h.wheelTimeout;
+                if (wt != null && wt.cancel()) {
+                    arm(e.getKey(), h);
+                }
+            }
+        }
+        try {
+            ticker = wheel.newTimeout(t -> tick(), 1, TimeUnit.SECONDS);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "the wheel refused the clock ticker; clock jumps are no longer followed", e);
+        }
+    }
+
+    /** Drops every held timeout (they stay pending in the store) and stops the ticker. */
+    public void close() {
+        closed = true;
+        Timeout t = ticker;
+        if (t != null) {
+            t.cancel();
+        }
+        for (Held h : held.values()) {
+            h.cancel();
+        }
+        held.clear();
+    }
+
+    private record Key(String type, String key) {
+    }
+
+    /** One delivered timeout and its current wheel timeout. */
+    private static final class Held {
+        final StoredTimeout timeout;
+        /** Written by whoever arms it, read by the ticker and by cancel: volatile. */
+        volatile Timeout wheelTimeout;
+
+        Held(final StoredTimeout timeout) {
+            this.timeout = timeout;
+        }
+
+        void cancel() {
+            Timeout t = wheelTimeout;
+            if (t != null) {
+                t.cancel();
+            }
+        }
+    }
+}

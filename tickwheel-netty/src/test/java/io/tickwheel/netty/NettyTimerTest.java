@@ -1,0 +1,176 @@
+package io.tickwheel.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.util.Timeout;
+import io.netty.util.TimerTask;
+import io.tickwheel.HierarchicalWheelTimer;
+import io.tickwheel.Timers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the adapter adds: the Netty handle's identity and accessors, ownership ({@code wrap} stops
+ * its timer, {@code shared} never does), and argument checks. Netty's own expectations of a timer
+ * are in {@link NettyTimerExpectationsTest}.
+ */
+class NettyTimerTest {
+
+    private final List<NettyTimer> owned = new ArrayList<>();
+
+    private NettyTimer newTimer() {
+        NettyTimer timer = NettyTimer.wrap(HierarchicalWheelTimer.builder().build());
+        owned.add(timer);
+        return timer;
+    }
+
+    @AfterEach
+    void stopTimers() {
+        owned.forEach(NettyTimer::stop);
+    }
+
+    @Test
+    void newTimeout_runsTheTaskWithTheReturnedHandle() throws Exception {
+        NettyTimer timer = newTimer();
+        AtomicReference<Timeout> seen = new AtomicReference<>();
+        CountDownLatch ran = new CountDownLatch(1);
+        TimerTask task = t -> {
+            seen.set(t);
+            ran.countDown();
+        };
+        Timeout timeout = timer.newTimeout(task, 10, TimeUnit.MILLISECONDS);
+
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(seen.get()).isSameAs(timeout);
+        assertThat(timeout.timer()).isSameAs(timer);
+        assertThat(timeout.task()).isSameAs(task);
+        assertThat(timeout.isExpired()).isTrue();
+        assertThat(timeout.isCancelled()).isFalse();
+        assertThat(timeout.cancel()).isFalse();
+        assertThat(timeout.toString()).contains("expired");
+    }
+
+    @Test
+    void newTimeout_zeroDelayRunningBeforeNewTimeoutReturns_taskSeesAWorkingHandle() throws Exception {
+        NettyTimer timer = newTimer();
+        AtomicReference<Boolean> expiredInside = new AtomicReference<>();
+        CountDownLatch ran = new CountDownLatch(100);
+        for (int i = 0; i < 100; i++) {
+            timer.newTimeout(t -> {
+                expiredInside.compareAndSet(null, t.isExpired() && !t.cancel());
+                ran.countDown();
+            }, 0, TimeUnit.MILLISECONDS);
+        }
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(expiredInside.get()).isTrue();
+    }
+
+    @Test
+    void cancel_pendingTimeout_neverRunsAndIsCountedOut() throws Exception {
+        NettyTimer timer = newTimer();
+        AtomicInteger runs = new AtomicInteger();
+        Timeout timeout = timer.newTimeout(t -> runs.incrementAndGet(), 200, TimeUnit.MILLISECONDS);
+        assertThat(timer.pendingTimeouts()).isEqualTo(1);
+        assertThat(timeout.toString()).contains("pending");
+
+        assertThat(timeout.cancel()).isTrue();
+        assertThat(timeout.cancel()).isFalse();
+        assertThat(timeout.isCancelled()).isTrue();
+        assertThat(timeout.isExpired()).isFalse();
+        assertThat(timer.pendingTimeouts()).isZero();
+        Thread.sleep(400);
+        assertThat(runs).hasValue(0);
+    }
+
+    @Test
+    void stop_returnsThePendingHandlesThemselves() {
+        NettyTimer timer = newTimer();
+        Timeout first = timer.newTimeout(t -> { }, 1, TimeUnit.HOURS);
+        Timeout second = timer.newTimeout(t -> { }, 2, TimeUnit.HOURS);
+
+        Set<Timeout> pending = timer.stop();
+
+        assertThat(pending).containsExactlyInAnyOrder(first, second);
+        assertThat(pending).allSatisfy(t -> assertThat(t.isCancelled()).isTrue());
+        assertThat(timer.stop()).isEmpty();
+        assertThat(timer.pendingTimeouts()).isZero();
+    }
+
+    @Test
+    void stop_leavesOutTimeoutsScheduledOnTheWrappedTimerDirectly() {
+        HierarchicalWheelTimer wheel = HierarchicalWheelTimer.builder().build();
+        NettyTimer timer = NettyTimer.wrap(wheel);
+        Timeout viaNetty = timer.newTimeout(t -> { }, 1, TimeUnit.HOURS);
+        io.tickwheel.Timeout direct = wheel.newTimeout(t -> { }, 1, TimeUnit.HOURS);
+
+        assertThat(timer.stop()).containsExactly(viaNetty);
+        assertThat(direct.isCancelled()).isTrue();
+        assertThatThrownBy(() -> wheel.newTimeout(t -> { }, 1, TimeUnit.SECONDS))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void shared_isOneInstanceWhoseStopDoesNothing() throws Exception {
+        NettyTimer shared = NettyTimer.shared();
+        assertThat(NettyTimer.shared()).isSameAs(shared);
+        assertThat(NettyTimer.wrap(Timers.shared())).isSameAs(shared);
+        Timeout far = shared.newTimeout(t -> { }, 1, TimeUnit.HOURS);
+
+        assertThat(shared.stop()).isEmpty();
+
+        assertThat(far.isCancelled()).isFalse();
+        CountDownLatch ran = new CountDownLatch(1);
+        shared.newTimeout(t -> ran.countDown(), 1, TimeUnit.MILLISECONDS);
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(far.cancel()).isTrue();
+        assertThat(shared.toString()).contains("shared");
+    }
+
+    @Test
+    void wrap_null_namesTheArgument() {
+        assertThatThrownBy(() -> NettyTimer.wrap(null))
+                .isInstanceOf(NullPointerException.class).hasMessageStartingWith("timer");
+    }
+
+    @Test
+    void newTimeout_nullArguments_namedAndNothingScheduled() {
+        NettyTimer timer = newTimer();
+        assertThatThrownBy(() -> timer.newTimeout(null, 1, TimeUnit.SECONDS))
+                .isInstanceOf(NullPointerException.class).hasMessageStartingWith("task");
+        assertThatThrownBy(() -> timer.newTimeout(t -> { }, 1, null))
+                .isInstanceOf(NullPointerException.class).hasMessageStartingWith("unit");
+        assertThat(timer.pendingTimeouts()).isZero();
+        assertThat(timer.stop()).isEmpty();
+    }
+
+    @Test
+    void newTimeout_hugeOrNegativeDelay_saturatesOrRunsNow() throws Exception {
+        NettyTimer timer = newTimer();
+        Timeout never = timer.newTimeout(t -> { }, Long.MAX_VALUE, TimeUnit.DAYS);
+        CountDownLatch ran = new CountDownLatch(1);
+        timer.newTimeout(t -> ran.countDown(), Long.MIN_VALUE, TimeUnit.DAYS);
+
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(never.isExpired()).isFalse();
+        assertThat(never.cancel()).isTrue();
+    }
+
+    @Test
+    void task_thatThrows_isLoggedAndHarmsNoOtherTimeout() throws Exception {
+        NettyTimer timer = newTimer();
+        CountDownLatch after = new CountDownLatch(1);
+        timer.newTimeout(t -> {
+            throw new IllegalStateException("expected by the test");
+        }, 1, TimeUnit.MILLISECONDS);
+        timer.newTimeout(t -> after.countDown(), 20, TimeUnit.MILLISECONDS);
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+}

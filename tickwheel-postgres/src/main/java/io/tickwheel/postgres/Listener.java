@@ -1,0 +1,114 @@
+package io.tickwheel.postgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * The LISTEN side of the table's channel: one dedicated connection, borrowed from the data source
+ * for as long as the store is open, that waits in {@link PGConnection#getNotifications(int)} and
+ * passes every payload to the lease thread. When the connection breaks (server restart,
+ * {@code pg_terminate_backend}, network) it reconnects with backoff and reports the gap, because
+ * notifications sent while nobody listened are lost: the lease thread then reloads what it holds.
+ * A {@code SELECT 1} every few seconds finds a connection that died silently.
+ *
+ * <p>Threading: one thread ("tickwheel-postgres-listen-…") runs {@link #run()}; {@link #close()}
+ * and {@link #awaitListening} may be called from any thread ({@code closed} is volatile, the latch
+ * orders the first LISTEN before the wait returns).
+ */
+final class Listener implements Runnable {
+
+    private static final int WAIT_MILLIS = 250;
+    private static final long PING_NANOS = 5_000_000_000L;
+
+    private final DataSource dataSource;
+    private final String channel;
+    private final Consumer<String> onPayload;
+    private final Runnable onGap;
+    private final Log log;
+    private final CountDownLatch listening = new CountDownLatch(1);
+    /** Written by close, read by the listener thread. */
+    private volatile boolean closed;
+
+    Listener(final DataSource dataSource, final String channel, final Consumer<String> onPayload,
+            final Runnable onGap, final Log log) {
+        this.dataSource = dataSource;
+        this.channel = channel;
+        this.onPayload = onPayload;
+        this.onGap = onGap;
+        this.log = log;
+    }
+
+    @Override
+    public void run() {
+        boolean first = true;
+        long backoffMillis = 50;
+        while (!closed) {
+            try (Connection c = dataSource.getConnection()) {
+                listen(c, first);
+                first = false;
+                backoffMillis = 50;
+            } catch (SQLException | RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                log.warn("listen", "PostgresStore: the LISTEN connection on channel " + channel
+                        + " failed; reconnecting (timeouts stay safe, new ones may wait for the next poll)", e);
+                onGap.run();
+                sleep(backoffMillis);
+                backoffMillis = Math.min(2_000, backoffMillis * 2);
+            }
+        }
+    }
+
+    private void listen(final Connection c, final boolean first) throws SQLException {
+        PGConnection pg = c.unwrap(PGConnection.class);
+        c.setAutoCommit(true);
+        try (Statement s = c.createStatement()) {
+            s.execute("LISTEN \"" + channel + "\"");
+            if (!first) {
+                onGap.run();
+            }
+            listening.countDown();
+            long lastPing = System.nanoTime();
+            while (!closed) {
+                PGNotification[] notes = pg.getNotifications(WAIT_MILLIS);
+                if (notes != null) {
+                    for (PGNotification n : notes) {
+                        onPayload.accept(n.getParameter());
+                    }
+                }
+                if (System.nanoTime() - lastPing > PING_NANOS) {
+                    s.setQueryTimeout(5);
+                    s.execute("SELECT 1");
+                    lastPing = System.nanoTime();
+                }
+            }
+            // The connection goes back to the pool: it must not keep receiving notifications there.
+            s.execute("UNLISTEN *");
+        }
+    }
+
+    /** Waits until the first LISTEN is in place (so nothing committed after it can be missed). */
+    boolean awaitListening(final long millis) throws InterruptedException {
+        return listening.await(millis, TimeUnit.MILLISECONDS);
+    }
+
+    void close() {
+        closed = true;
+    }
+
+    private static void sleep(final long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
