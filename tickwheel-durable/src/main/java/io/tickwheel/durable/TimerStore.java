@@ -55,7 +55,10 @@ import java.util.concurrent.CompletableFuture;
  *       (same version, ownership still held, checked atomically with the write: a fencing token in the
  *       {@code WHERE} clause of a shared store), so a process that lost its lease while a handler ran
  *       can never overwrite what the new owner did. Such a fenced outcome completes normally and
- *       changes nothing: the new owner runs the timeout again.</li>
+ *       changes nothing: the new owner runs the timeout again. The timer drops a timeout whose claim
+ *       is refused, so a store that refuses only because ownership is momentarily uncertain (a lease
+ *       it could not renew in time, while no other process has taken it over) must deliver the
+ *       timeout again once it is sure.</li>
  *   <li><b>Replacement.</b> {@code schedule} of a {@code (type, key)} that is pending (or failed)
  *       replaces it with attempt 1 and a new, greater version; the old incarnation can no longer be
  *       claimed.</li>

@@ -139,6 +139,7 @@ final class LeaseLoop implements Runnable {
                         refresh(c, refresh);
                         refresh.clear();
                     }
+                    reloadRefused(c);
                 }
             } catch (SQLException | RuntimeException e) {
                 log.warn("lease", "PostgresStore: a lease round on " + node + " failed; retrying (claims stop by"
@@ -237,6 +238,19 @@ final class LeaseLoop implements Runnable {
                     revoke(dropped);
                 }
             }
+        }
+    }
+
+    /** Delivers again what the timer dropped when a claim was refused for a lapsed lease (see SliceLeases#claim). */
+    private void reloadRefused(final Connection c) throws SQLException {
+        List<Long> again = leases.reloadable();
+        if (again.isEmpty()) {
+            return;
+        }
+        // If this load fails, the slices have left the queue, but the failed round's resync reloads
+        // every owned slice, and the dropped timeouts are deliverable again.
+        for (StoredTimeout t : timeouts.loadSlices(c, again, timeoutSeconds)) {
+            deliver(t);
         }
     }
 

@@ -70,6 +70,8 @@ final class SliceLeases {
     }
 
     private final ConcurrentHashMap<TimeoutKey, Held> held = new ConcurrentHashMap<>();
+    /** Slices with claims refused for a lapsed lease; added by timer threads, taken by the lease thread. */
+    private final Set<Long> refused = ConcurrentHashMap.newKeySet();
     private final long leaseNanos;
     private final long marginNanos;
     private final LongSupplier nanoTime;
@@ -86,17 +88,60 @@ final class SliceLeases {
         return Notice.sliceOf(Notice.micros(t.deadline()));
     }
 
-    /** True if this exact incarnation may run now (see the class comment). */
+    /**
+     * True if this exact incarnation may run now (see the class comment).
+     *
+     * <p>A claim refused only because the slice's lease is not yet renewed (the database was
+     * unreachable for longer than {@code lease - margin}) is not final: the timer drops the
+     * timeout, so the delivery record is removed and the slice queued in {@link #reloadable}, and
+     * the lease thread delivers it again once a renewal at the same epoch makes the lease safe.
+     * Without this a timeout due during a database restart would stay pending in the table and
+     * never fire, since the row itself does not change.
+     */
     boolean claim(final StoredTimeout t) {
         if (closed) {
             return false;
         }
-        Held h = held.get(TimeoutKey.of(t));
+        TimeoutKey key = TimeoutKey.of(t);
+        Held h = held.get(key);
         if (h == null || h.finished() || !h.timeout().sameIncarnation(t)) {
             return false;
         }
-        Lease lease = owned.get(sliceOf(t));
-        return lease != null && nanoTime.getAsLong() - lease.safeUntilNanos < 0;
+        long slice = sliceOf(t);
+        Lease lease = owned.get(slice);
+        if (lease == null) {
+            return false;
+        }
+        if (nanoTime.getAsLong() - lease.safeUntilNanos < 0) {
+            return true;
+        }
+        // Order matters: the record goes before the slice is queued, so a reload that takes the
+        // slice from the queue finds the timeout deliverable.
+        held.remove(key, h);
+        refused.add(slice);
+        return false;
+    }
+
+    /**
+     * Takes the slices whose claims were refused for a lapsed lease and that are owned and safe
+     * again: the lease thread reloads them. Slices no longer owned are dropped from the queue (a
+     * later acquisition loads them afresh); slices still unsafe stay queued.
+     *
+     * @return the slices to reload now
+     */
+    List<Long> reloadable() {
+        List<Long> out = new ArrayList<>();
+        long now = nanoTime.getAsLong();
+        // A copy: timer threads may add while this runs; what they add after it is taken next round.
+        for (Long slice : new ArrayList<>(refused)) {
+            Lease lease = owned.get(slice);
+            if (lease == null) {
+                refused.remove(slice);
+            } else if (now - lease.safeUntilNanos < 0 && refused.remove(slice)) {
+                out.add(slice);
+            }
+        }
+        return out;
     }
 
     /** The fencing token for a write about {@code t}: its slice's epoch, or -1 if the slice is not owned. */

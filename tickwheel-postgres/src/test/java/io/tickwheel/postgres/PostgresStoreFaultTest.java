@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Database faults under one process: its connections terminated by {@code pg_terminate_backend},
- * and the server restarted mid-run ({@code pg_ctlcluster 15 main restart -m fast}; the server is
- * running again when the test ends). Nothing acknowledged may be lost.
+ * and the server restarted mid-run ({@code pg_ctlcluster 15 main restart -m fast}) or kept down
+ * longer than a lease (the server is running again when each test ends). Nothing acknowledged may be lost.
  */
 class PostgresStoreFaultTest {
 
@@ -84,11 +84,24 @@ class PostgresStoreFaultTest {
 
     @Test
     void serverRestartMidRun_reconnects_andLosesNothingAcknowledged() throws Exception {
+        outage("restart", 0);
+    }
+
+    /**
+     * The server stays down longer than a lease: claims are refused while the lease cannot be
+     * renewed, and the timeouts due meanwhile must be delivered again once it is.
+     */
+    @Test
+    void serverDownLongerThanALease_timeoutsDueMeanwhileFireAfterwards() throws Exception {
+        outage("down", 3_000);
+    }
+
+    private static void outage(final String table, final long downMillis) throws Exception {
         Set<String> fired = ConcurrentHashMap.newKeySet();
         Set<String> acked = ConcurrentHashMap.newKeySet();
         AtomicInteger refused = new AtomicInteger();
-        try (HikariDataSource ds = Pg.pool("tw-fault-restart", 6);
-                TestDriver driver = new TestDriver(PostgresStore.builder(ds).table(schema + ".restart")
+        try (HikariDataSource ds = Pg.pool("tw-fault-" + table, 6);
+                TestDriver driver = new TestDriver(PostgresStore.builder(ds).table(schema + "." + table)
                         .lease(Duration.ofSeconds(2)).build(), t -> fired.add(t.key())).open()) {
             PostgresStore store = (PostgresStore) driver.store();
             Thread producer = new Thread(() -> {
@@ -105,7 +118,21 @@ class PostgresStoreFaultTest {
             });
             producer.start();
             Thread.sleep(2_000);
-            restartServer();
+            if (downMillis == 0) {
+                pgCtl("restart");
+            } else {
+                // Due while the server is down and the lease (2 s, claims stop 1.6 s after the last
+                // renewal) has lapsed: every one of these claims is refused when it comes due.
+                Instant stop = Instant.now();
+                for (int i = 0; i < 20; i++) {
+                    store.schedule("t", "during" + i, new byte[0], stop.plusMillis(2_000 + 40L * i)).join();
+                    acked.add("during" + i);
+                }
+                pgCtl("stop");
+                Thread.sleep(downMillis);
+                pgCtl("start");
+            }
+            serverIsUp();
             producer.join();
             assertThat(acked).hasSizeGreaterThan(50);
             try {
@@ -113,10 +140,10 @@ class PostgresStoreFaultTest {
             } catch (ConditionTimeoutException e) {
                 Set<String> missing = new TreeSet<>(acked);
                 missing.removeAll(fired);
-                throw new AssertionError("acknowledged timeouts not fired 30 s after the restart: " + missing
-                        + "; their rows now: " + rowsOf(ds, schema + ".restart", missing), e);
+                throw new AssertionError("acknowledged timeouts not fired 30 s after the " + table + ": " + missing
+                        + "; their rows now: " + rowsOf(ds, schema + "." + table, missing), e);
             }
-            System.out.println("restart: " + acked.size() + " acknowledged, " + refused.get() + " refused, "
+            System.out.println(table + ": " + acked.size() + " acknowledged, " + refused.get() + " refused, "
                     + fired.size() + " fired");
         }
     }
@@ -140,14 +167,16 @@ class PostgresStoreFaultTest {
         return rows;
     }
 
-    private static void restartServer() throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("pg_ctlcluster", "15", "main", "restart", "-m", "fast")
-                .redirectErrorStream(true).start();
+    private static void pgCtl(final String action) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("pg_ctlcluster", "15", "main", action));
+        if (!action.equals("start")) {
+            command.addAll(List.of("-m", "fast"));
+        }
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         boolean done = p.waitFor(60, TimeUnit.SECONDS);
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(done).as("pg_ctlcluster restart finished: " + out).isTrue();
-        assertThat(p.exitValue()).as("pg_ctlcluster restart: " + out).isZero();
-        serverIsUp();
+        assertThat(done).as("pg_ctlcluster " + action + " finished: " + out).isTrue();
+        assertThat(p.exitValue()).as("pg_ctlcluster " + action + ": " + out).isZero();
     }
 
     private static void sleepMillis(final long millis) {

@@ -71,6 +71,39 @@ class SliceLeasesTest {
     }
 
     @Test
+    void claimRefusedForALapsedLease_isDeliveredAgainOnceARenewalMakesItSafe() {
+        leases.acquired(100, 3, now.get());
+        StoredTimeout t = timeout("k", 100, 7);
+        assertThat(leases.deliverable(t)).isTrue();
+        assertThat(leases.reloadable()).isEmpty();
+        Map<Long, Long> asked = leases.snapshot();
+        now.addAndGet(LEASE); // the database was away: no renewal in time
+        assertThat(leases.claim(t)).as("lease lapsed").isFalse();
+        assertThat(leases.reloadable()).as("still unsafe: stays queued").isEmpty();
+        assertThat(leases.renewed(asked, Set.of(100L), now.get())).isEmpty();
+        assertThat(leases.reloadable()).containsExactly(100L);
+        assertThat(leases.reloadable()).as("taken once").isEmpty();
+        assertThat(leases.deliverable(t)).as("the same row, loaded again").isTrue();
+        assertThat(leases.claim(t)).isTrue();
+    }
+
+    @Test
+    void claimRefusedForALapsedLease_thenSliceLost_isNotReloadedHere() {
+        leases.acquired(100, 3, now.get());
+        StoredTimeout t = timeout("k", 100, 7);
+        leases.deliverable(t);
+        Map<Long, Long> asked = leases.snapshot();
+        now.addAndGet(LEASE);
+        assertThat(leases.claim(t)).isFalse();
+        assertThat(leases.renewed(asked, Set.of(), now.get())).containsExactly(100L);
+        assertThat(leases.forget(100)).as("already dropped by the refused claim").isEmpty();
+        assertThat(leases.reloadable()).isEmpty();
+        leases.acquired(100, 5, now.get());
+        assertThat(leases.reloadable()).as("dropped from the queue when the slice was not owned").isEmpty();
+        assertThat(leases.deliverable(t)).as("a new acquisition loads it afresh").isTrue();
+    }
+
+    @Test
     void close_stopsEveryClaim() {
         leases.acquired(100, 3, now.get());
         StoredTimeout t = timeout("k", 100, 7);
