@@ -78,7 +78,7 @@ public final class PostgresStore implements TimerStore {
         this.sql = b.sql;
         this.channel = channel;
         this.timeouts = new TimeoutTable(dataSource, sql, channel);
-        this.leases = new SliceLeases(lease.toNanos(), System::nanoTime);
+        this.leases = new SliceLeases(granted(lease).toNanos(), System::nanoTime);
         this.io = new IoPool(names, nodeId);
     }
 
@@ -130,7 +130,7 @@ public final class PostgresStore implements TimerStore {
         clock = timerClock;
         int statementSeconds = (int) Math.max(1, lease.toSeconds() / 2);
         LeaseLoop loop = new LeaseLoop(dataSource, timeouts, new SliceTable(sql, channel, statementSeconds), leases,
-                sink, timerClock, nodeId, lease, statementSeconds, log);
+                sink, timerClock, nodeId, granted(lease), statementSeconds, log);
         Listener listen = new Listener(dataSource, channel, loop::offer, loop::gap, log);
         DoneWriter done = new DoneWriter(timeouts, leases, names, log);
         leaseLoop = loop;
@@ -276,6 +276,15 @@ public final class PostgresStore implements TimerStore {
         return "PostgresStore(" + names + ", node " + nodeId + ", lease " + lease + ")";
     }
 
+    /**
+     * The lease written into the slice rows: four fifths of the configured one. The rest is the
+     * takeover's own delay (the survivors' next acquisition poll and the slice load), so a crashed
+     * process's timeouts fire within the configured lease of the crash, not a lease plus a poll.
+     */
+    static Duration granted(final Duration lease) {
+        return lease.multipliedBy(4).dividedBy(5);
+    }
+
     private boolean near(final Instant deadline) {
         return deadline.isBefore(clock.instant().plus(NOTIFY_WINDOW));
     }
@@ -333,8 +342,9 @@ public final class PostgresStore implements TimerStore {
         }
 
         /**
-         * How long a slice stays leased without renewal (default 10 s): a crashed process's timeouts are
-         * taken over within about this long.
+         * How long a crashed process's timeouts may wait before another process fires them (default
+         * 10 s). Slice rows are leased for four fifths of it and renewed every fifth of that; the last
+         * fifth covers the survivors' acquisition poll and load.
          *
          * @param duration between 1 s and 1 h
          * @return this builder

@@ -25,8 +25,9 @@ import org.HdrHistogram.Histogram;
  *   <li><b>steady</b>: timeouts due at an even 500/s for 6 s: fire lateness p50/p99/max;</li>
  *   <li><b>burst</b>: 20,000 timeouts due within one second: fires/s (count over the time from the first
  *       deadline to the last fire), and the table's dead tuples and size afterwards (bloat);</li>
- *   <li><b>takeover</b> (3 processes): timeouts due over 12 s, the busiest process killed with SIGKILL
- *       after 4 s: the worst lateness of any fire after the kill (the victim's timeouts wait for its
+ *   <li><b>takeover</b> (3 processes): timeouts due over 12 s; after 4 s the process holding the most
+ *       timeouts still to come (tickwheel: the most future slice leases; db-scheduler: the busiest) is
+ *       killed with SIGKILL: the worst lateness of any fire after the kill (the victim's timeouts wait for its
  *       lease or heartbeat to expire), and how many never fired within 60 s.</li>
  * </ol>
  * Usage: {@code java -cp tickwheel-bench.jar io.tickwheel.bench.cluster.ClusterBench [scale]} with
@@ -124,7 +125,10 @@ public final class ClusterBench {
                 Instant start = Instant.now().plus(Duration.ofMillis((long) (n / rate * 1500) + 2_000));
                 schedule(s, "takeover-", n, i -> start.plusMillis(i * 12_000L / n));
                 Thread.sleep(Math.max(0, Duration.between(Instant.now(), start).toMillis()) + 4_000);
-                String victim = nodes.killBusiest();
+                // The victim must hold timeouts still to come, or there is nothing to take over: for
+                // tickwheel the process leasing the most future slices, for db-scheduler (which picks
+                // executions only when due) the one that fired the most so far.
+                String victim = nodes.kill(system.equals(Systems.TICKWHEEL) ? biggestSliceHolder(ds) : null);
                 long killed = System.currentTimeMillis();
                 progress(system + ": killed " + victim);
                 awaitFired(nodes, "takeover-", n, Duration.ofSeconds(60));
@@ -203,6 +207,16 @@ public final class ClusterBench {
     }
 
     /** Runs one of the constant queries above with a table name as its parameter. */
+    /** The node leasing the most slices not yet past, or null if none does. */
+    private static String biggestSliceHolder(final HikariDataSource ds) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT owner FROM " + Systems.TW_TABLE + "_slices"
+                        + " WHERE slice >= floor(extract(epoch FROM now())) AND lease_until > now()"
+                        + " GROUP BY owner ORDER BY count(*) DESC, owner LIMIT 1")) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
     private static long query(final HikariDataSource ds, final String sql, final String table) throws SQLException {
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, table);

@@ -3,6 +3,7 @@ package io.tickwheel.bench.cluster;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.zaxxer.hikari.HikariDataSource;
+import io.tickwheel.durable.DurableTimer;
 import io.tickwheel.postgres.PostgresStore;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,9 +38,10 @@ public final class ClusterNode {
             if (system.equals(Systems.TICKWHEEL)) {
                 PostgresStore store = PostgresStore.builder(ds).table(Systems.TW_TABLE).nodeId(node)
                         .lease(Systems.LEASE).build();
-                WheelDriver driver = new WheelDriver(store, t -> record(out, t.key(), t.deadline()));
-                driver.open();
-                running = driver;
+                // The user's path: DurableTimer with its defaults (its own wheel, four handler threads).
+                DurableTimer timer = DurableTimer.builder(store)
+                        .handler(Systems.TASK, t -> record(out, t.key(), t.deadline())).build();
+                running = timer; // closes the store too
             } else {
                 OneTimeTask<byte[]> task = Systems.dbSchedulerTask((key, deadline) -> record(out, key, deadline));
                 Scheduler scheduler = Systems.dbScheduler(ds, task, node);

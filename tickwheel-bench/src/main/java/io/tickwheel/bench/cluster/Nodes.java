@@ -82,12 +82,18 @@ final class Nodes implements AutoCloseable {
         return duplicates.get();
     }
 
-    /** Kills (SIGKILL) the node that fired the most so far; returns its name. */
-    String killBusiest() throws InterruptedException {
-        String busiest = perNode.entrySet().stream().max((a, b) -> Long.compare(a.getValue().get(),
-                b.getValue().get())).orElseThrow().getKey();
-        children.get(busiest).destroyForcibly().waitFor();
-        return busiest;
+    /**
+     * Kills (SIGKILL) a node: {@code name}, or if that is null (or not one of ours) the node that
+     * fired the most so far.
+     *
+     * @return the name of the node killed
+     */
+    String kill(final String name) throws InterruptedException {
+        String victim = name != null && children.containsKey(name) ? name
+                : perNode.entrySet().stream().max((a, b) -> Long.compare(a.getValue().get(), b.getValue().get()))
+                        .orElseThrow().getKey();
+        children.get(victim).destroyForcibly().waitFor();
+        return victim;
     }
 
     @Override
