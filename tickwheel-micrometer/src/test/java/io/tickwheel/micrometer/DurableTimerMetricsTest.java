@@ -79,7 +79,8 @@ class DurableTimerMetricsTest {
             assertThat(schedule.count()).isEqualTo(FAR + DUE + 2);
             assertThat(schedule.totalTime(TimeUnit.NANOSECONDS)).isEqualTo((double) stats.scheduleLatency().sum());
             assertThat(schedule.totalTime(TimeUnit.SECONDS)).isPositive().isLessThan(60);
-            assertThat(latency(meterRegistry, "cancel").count()).as("every acknowledged cancel").isEqualTo(CANCELLED + 1);
+            assertThat(latency(meterRegistry, "cancel").count()).as("every acknowledged cancel")
+                    .isEqualTo(CANCELLED + 1);
             for (String op : new String[] {"schedule", "cancel"}) {
                 double max = meterRegistry.get("tickwheel.store.latency.max").tag("op", op).timeGauge()
                         .value(TimeUnit.SECONDS);
