@@ -3,6 +3,7 @@ package io.tickwheel.durable;
 import io.tickwheel.Timer;
 import io.tickwheel.Timers;
 import io.tickwheel.durable.internal.DurableArgs;
+import io.tickwheel.durable.internal.DurableStatsRecorder;
 import io.tickwheel.durable.internal.HandlerRunner;
 import io.tickwheel.durable.internal.WheelBridge;
 import java.time.Clock;
@@ -56,6 +57,7 @@ public final class DurableTimer implements AutoCloseable {
     private final WheelBridge bridge;
     private final ExecutorService ownedExecutor;
     private final int maxPayloadBytes;
+    private final DurableStatsRecorder stats = new DurableStatsRecorder();
     private volatile boolean closed;
 
     private DurableTimer(final Builder b, final Executor executor, final ExecutorService owned) {
@@ -64,7 +66,7 @@ public final class DurableTimer implements AutoCloseable {
         this.ownedExecutor = owned;
         this.maxPayloadBytes = store.maxPayloadBytes();
         HandlerRunner runner = new HandlerRunner(store, b.handlers, executor, b.timer, clock, b.maxAttempts,
-                b.firstBackoff, () -> closed);
+                b.firstBackoff, () -> closed, stats);
         this.bridge = new WheelBridge(b.timer, clock, runner::due);
     }
 
@@ -131,7 +133,7 @@ public final class DurableTimer implements AutoCloseable {
         DurableArgs.payload(payload, maxPayloadBytes);
         DurableArgs.notNull(deadline, "deadline");
         checkOpen();
-        return store.schedule(type, key, payload, deadline).thenApply(t -> t);
+        return stats.watchSchedule(() -> store.schedule(type, key, payload, deadline));
     }
 
     /**
@@ -156,7 +158,7 @@ public final class DurableTimer implements AutoCloseable {
         DurableArgs.type(type);
         DurableArgs.key(key);
         checkOpen();
-        return store.cancel(type, key);
+        return stats.watchCancel(() -> store.cancel(type, key));
     }
 
     /**
@@ -205,6 +207,16 @@ public final class DurableTimer implements AutoCloseable {
         DurableArgs.key(key);
         checkOpen();
         return store.retryFailed(type, key, clock.instant());
+    }
+
+    /**
+     * Returns what this timer did since it was built (see {@link DurableTimerStats}). Cheap: the store
+     * is not read. Also works after {@link #close()}.
+     *
+     * @return the snapshot
+     */
+    public DurableTimerStats stats() {
+        return new DurableTimerStats(stats.counts(), stats.scheduleLatency(), stats.cancelLatency());
     }
 
     /**

@@ -1,21 +1,14 @@
 package io.tickwheel.micrometer;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.FunctionTimer;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tickwheel.HashedWheelTimer;
 import io.tickwheel.HierarchicalWheelTimer;
 import io.tickwheel.Timer;
-import io.tickwheel.TimerStats;
+import io.tickwheel.durable.DurableTimer;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Micrometer meters for one tickwheel timer, read from its {@code stats()} snapshots whenever
@@ -26,10 +19,11 @@ import java.util.function.ToDoubleFunction;
  * new TimerMetrics(timer, "request-timeouts", Tags.empty()).bindTo(registry);
  * }</pre>
  *
- * <p>Every meter is tagged {@code name} (the name given here), {@code wheel}
+ * <h2>A {@link HashedWheelTimer} or a {@link HierarchicalWheelTimer}</h2>
+ * Every meter is tagged {@code name} (the name given here), {@code wheel}
  * ({@code hashed} or {@code hierarchical}) and the given tags:
  * <table>
- *   <caption>Meters</caption>
+ *   <caption>Meters of a wheel timer</caption>
  *   <tr><th>meter</th><th>type</th><th>what</th></tr>
  *   <tr><td>{@code tickwheel.timeouts.pending}</td><td>gauge</td><td>scheduled, neither expired nor
  *       cancelled</td></tr>
@@ -49,16 +43,39 @@ import java.util.function.ToDoubleFunction;
  *       <td>time gauges</td><td>largest value and percentiles of each, since the timer was
  *       created</td></tr>
  * </table>
+ *
+ * <h2>A {@link DurableTimer}</h2>
+ * Only binding a durable timer loads tickwheel-durable's classes. Every meter is tagged {@code name}, {@code wheel} =
+ * {@code durable} and the given tags; counts are this process's, from {@link DurableTimer#stats()}:
+ * <table>
+ *   <caption>Meters of a durable timer</caption>
+ *   <tr><th>meter</th><th>type</th><th>what</th></tr>
+ *   <tr><td>{@code tickwheel.timeouts.pending}</td><td>gauge</td><td>pending timeouts in the whole store
+ *       ({@link DurableTimer#pendingTimeouts()}, which may read the store; NaN when that fails or the
+ *       timer is closed)</td></tr>
+ *   <tr><td>{@code tickwheel.timeouts}</td><td>function counter, tag {@code state}</td><td>{@code scheduled}
+ *       and {@code cancelled} (acknowledged by the store; a cancel that found nothing is not counted),
+ *       {@code fired} (the handler returned), {@code retried} (it threw; retry recorded) and
+ *       {@code failed} (its last attempt threw; moved to {@code failed()})</td></tr>
+ *   <tr><td>{@code tickwheel.claims.refused}</td><td>function counter</td><td>due timeouts the store would
+ *       not let this process run (cancelled or replaced meanwhile, or owned by another process)</td></tr>
+ *   <tr><td>{@code tickwheel.store.errors}</td><td>function counter</td><td>store calls that failed:
+ *       schedule, cancel, and recording an outcome (each attempt)</td></tr>
+ *   <tr><td>{@code tickwheel.store.latency}, tag {@code op} = {@code schedule} or {@code cancel}</td>
+ *       <td>function timer</td><td>count and total time from each acknowledged call to the store's
+ *       acknowledgement</td></tr>
+ *   <tr><td>{@code tickwheel.store.latency.max}, {@code tickwheel.store.latency.percentile} (tags
+ *       {@code op}, {@code phi} = 0.5, 0.99, 0.999)</td><td>time gauges</td><td>largest value and
+ *       percentiles, since the timer was built</td></tr>
+ * </table>
  * Meters hold the timer weakly (Micrometer's default), so binding never keeps a timer alive.
  *
  * <p>Threading: thread-safe (immutable; every read takes a fresh snapshot).
  */
 public final class TimerMetrics implements MeterBinder {
 
-    private static final double[] PERCENTILES = {0.5, 0.99, 0.999};
-
-    private final Timer timer;
-    private final Tags tags;
+    /** Loaded only for the kind of timer bound, so the wheel timers' meters never need tickwheel-durable. */
+    private final MeterBinder meters;
 
     /**
      * Creates the meters' description for a {@link HashedWheelTimer} or a
@@ -71,71 +88,30 @@ public final class TimerMetrics implements MeterBinder {
      */
     public TimerMetrics(final Timer timer, final String name, final Iterable<Tag> tags) {
         Objects.requireNonNull(timer, "timer");
+        this.meters = new WheelMeters(timer, tags(name, tags));
+    }
+
+    /**
+     * Creates the meters' description for a {@link DurableTimer}; nothing is registered until
+     * {@link #bindTo}.
+     *
+     * @param timer the durable timer
+     * @param name the value of the {@code name} tag
+     * @param tags more tags for every meter
+     */
+    public TimerMetrics(final DurableTimer timer, final String name, final Iterable<Tag> tags) {
+        Objects.requireNonNull(timer, "timer");
+        this.meters = new DurableMeters(timer, tags(name, tags));
+    }
+
+    private static Tags tags(final String name, final Iterable<Tag> tags) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(tags, "tags");
-        String wheel;
-        if (timer instanceof HierarchicalWheelTimer) {
-            wheel = "hierarchical";
-        } else if (timer instanceof HashedWheelTimer) {
-            wheel = "hashed";
-        } else {
-            throw new IllegalArgumentException("timer: a " + timer.getClass().getName()
-                    + " has no stats(); expected a HashedWheelTimer or a HierarchicalWheelTimer");
-        }
-        this.timer = timer;
-        this.tags = Tags.of(tags).and("name", name, "wheel", wheel);
-    }
-
-    /** The snapshot of either public timer; static, so that no meter function holds a timer. */
-    static TimerStats stats(final Timer timer) {
-        return timer instanceof HierarchicalWheelTimer hierarchical
-                ? hierarchical.stats() : ((HashedWheelTimer) timer).stats();
-    }
-
-    private static ToDoubleFunction<Timer> read(final Function<TimerStats, Long> value) {
-        return t -> value.apply(stats(t));
+        return Tags.of(tags).and("name", name);
     }
 
     @Override
     public void bindTo(final MeterRegistry registry) {
-        Gauge.builder("tickwheel.timeouts.pending", timer, Timer::pendingTimeouts)
-                .description("Timeouts scheduled and neither expired nor cancelled")
-                .baseUnit("timeouts").tags(tags).register(registry);
-        counter(registry, "tickwheel.timeouts", "scheduled", TimerStats::scheduled, "Timeouts scheduled");
-        counter(registry, "tickwheel.timeouts", "expired", TimerStats::expired, "Timeouts whose task was run");
-        counter(registry, "tickwheel.timeouts", "cancelled", TimerStats::cancelled,
-                "Timeouts cancelled, or returned by stop()");
-        counter(registry, "tickwheel.timeouts", "rejected", TimerStats::rejected,
-                "newTimeout calls refused by the pending limit");
-        counter(registry, "tickwheel.task.failures", null, TimerStats::taskFailures, "Tasks that threw");
-        counter(registry, "tickwheel.task.rejections", null, TimerStats::executorRejections,
-                "Expired tasks the task executor refused");
-        counter(registry, "tickwheel.task.slow", null, TimerStats::slowTasks,
-                "Tasks that ran at least the slow-task threshold");
-        counter(registry, "tickwheel.worker.wakeups", null, TimerStats::wakeups, "Times the worker thread woke");
-        histogram(registry, "tickwheel.lateness", TimerStats::lateness, "Fire time minus deadline");
-        histogram(registry, "tickwheel.task.duration", TimerStats::taskTime, "Time each task ran");
-    }
-
-    private void counter(final MeterRegistry registry, final String name, final String state,
-            final Function<TimerStats, Long> value, final String description) {
-        Tags meterTags = state == null ? tags : tags.and("state", state);
-        FunctionCounter.builder(name, timer, read(value)).description(description).tags(meterTags)
-                .register(registry);
-    }
-
-    private void histogram(final MeterRegistry registry, final String name,
-            final Function<TimerStats, TimerStats.Histogram> histogram, final String description) {
-        FunctionTimer.builder(name, timer, t -> histogram.apply(stats(t)).count(),
-                t -> histogram.apply(stats(t)).sum(), TimeUnit.NANOSECONDS)
-                .description(description).tags(tags).register(registry);
-        TimeGauge.builder(name + ".max", timer, TimeUnit.NANOSECONDS, t -> histogram.apply(stats(t)).max())
-                .description(description + ": largest since the timer was created").tags(tags).register(registry);
-        for (double phi : PERCENTILES) {
-            TimeGauge.builder(name + ".percentile", timer, TimeUnit.NANOSECONDS,
-                    t -> histogram.apply(stats(t)).valueAtPercentile(phi * 100))
-                    .description(description + ": percentile since the timer was created")
-                    .tags(tags.and("phi", Double.toString(phi))).register(registry);
-        }
+        meters.bindTo(registry);
     }
 }

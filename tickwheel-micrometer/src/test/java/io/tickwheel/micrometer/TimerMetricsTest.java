@@ -175,12 +175,12 @@ class TimerMetricsTest {
         };
         assertThatThrownBy(() -> new TimerMetrics(other, "x", Tags.empty()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timer");
-        assertThatThrownBy(() -> new TimerMetrics(null, "x", Tags.empty()))
+        assertThatThrownBy(() -> new TimerMetrics((Timer) null, "x", Tags.empty()))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("timer");
     }
 
     private static TimerStats stats(final Timer timer) {
-        return TimerMetrics.stats(timer);
+        return WheelMeters.stats(timer);
     }
 
     private static double gauge(final MeterRegistry registry, final String name) {

@@ -4,6 +4,7 @@ import io.tickwheel.Timer;
 import io.tickwheel.durable.DurableTask;
 import io.tickwheel.durable.StoredTimeout;
 import io.tickwheel.durable.TimerStore;
+import io.tickwheel.durable.internal.DurableStatsRecorder.Counter;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,7 +26,8 @@ import java.util.function.BooleanSupplier;
  * A type with no handler is not claimed, so it stays pending in the store for a process that has
  * one (logged at WARNING once per type). If recording an outcome fails (the disk), it is tried again
  * every second until it succeeds or the timer closes; until then the timeout stays claimed here,
- * and after a restart it runs again (at least once).
+ * and after a restart it runs again (at least once). Refused claims, outcomes and failed outcome
+ * records are counted in the timer's {@link DurableStatsRecorder}.
  *
  * <p>Threading: thread-safe; {@link #due} is called on the wheel's thread and only hands over to the
  * executor; handlers and outcome calls run on the executor's threads, outcome completions on the
@@ -43,6 +45,7 @@ public final class HandlerRunner {
     private final int maxAttempts;
     private final Duration firstBackoff;
     private final BooleanSupplier closed;
+    private final DurableStatsRecorder stats;
     private final Set<String> warnedTypes = ConcurrentHashMap.newKeySet();
 
     /**
@@ -56,10 +59,11 @@ public final class HandlerRunner {
      * @param maxAttempts  attempts before a timeout fails
      * @param firstBackoff delay before the first retry
      * @param closed       whether the timer is closed
+     * @param stats        counts claims refused, outcomes and store errors
      */
     public HandlerRunner(final TimerStore store, final Map<String, DurableTask> handlers, final Executor executor,
             final Timer wheel, final Clock clock, final int maxAttempts, final Duration firstBackoff,
-            final BooleanSupplier closed) {
+            final BooleanSupplier closed, final DurableStatsRecorder stats) {
         this.store = store;
         this.handlers = Map.copyOf(handlers);
         this.executor = executor;
@@ -68,6 +72,7 @@ public final class HandlerRunner {
         this.maxAttempts = maxAttempts;
         this.firstBackoff = firstBackoff;
         this.closed = closed;
+        this.stats = stats;
     }
 
     /**
@@ -111,7 +116,11 @@ public final class HandlerRunner {
     }
 
     private void run(final DurableTask task, final StoredTimeout t) {
-        if (closed.getAsBoolean() || !store.claim(t)) {
+        if (closed.getAsBoolean()) {
+            return;
+        }
+        if (!store.claim(t)) {
+            stats.increment(Counter.CLAIM_REFUSED);
             return;
         }
         Throwable failure = null;
@@ -120,6 +129,9 @@ public final class HandlerRunner {
         } catch (Exception | Error e) {
             failure = e;
         }
+        if (failure == null) {
+            stats.increment(Counter.FIRED);
+        }
         record(t, failure);
     }
 
@@ -127,10 +139,12 @@ public final class HandlerRunner {
     @SuppressWarnings("FutureReturnValueIgnored")
     private void record(final StoredTimeout t, final Throwable failure) {
         CompletableFuture<?> f;
+        // What to count once the store has recorded the outcome; a run that returned is counted already.
+        Counter recorded = failure == null ? null : t.attempt() < maxAttempts ? Counter.RETRIED : Counter.FAILED;
         try {
             if (failure == null) {
                 f = store.done(t);
-            } else if (t.attempt() < maxAttempts) {
+            } else if (recorded == Counter.RETRIED) {
                 LOG.log(Level.DEBUG, () -> "durable timeout " + t + " threw; retrying");
                 f = store.retry(t, nextDeadline(t.attempt()));
             } else {
@@ -142,7 +156,14 @@ public final class HandlerRunner {
             f = CompletableFuture.failedFuture(e);
         }
         f.whenComplete((ok, e) -> {
-            if (e != null && !closed.getAsBoolean()) {
+            if (e == null) {
+                if (recorded != null) {
+                    stats.increment(recorded);
+                }
+                return;
+            }
+            stats.increment(Counter.STORE_ERRORS);
+            if (!closed.getAsBoolean()) {
                 LOG.log(Level.WARNING, "cannot record the outcome of " + t + "; trying again in a second", e);
                 later(() -> submit(() -> record(t, failure)));
             }

@@ -8,7 +8,9 @@
  * io.tickwheel.durable.internal.LiveSet}) and its rules ({@link io.tickwheel.durable.internal.JournalCore}),
  * the feed from disk to wheel ({@link io.tickwheel.durable.internal.DueScanner}), and the bridge that
  * holds due timeouts in the wheel ({@link io.tickwheel.durable.internal.WheelBridge}) and runs them
- * ({@link io.tickwheel.durable.internal.HandlerRunner}).
+ * ({@link io.tickwheel.durable.internal.HandlerRunner}); and the statistics behind
+ * {@code DurableTimer.stats()} ({@link io.tickwheel.durable.internal.DurableStatsRecorder}, whose
+ * Javadoc lists which thread counts what, and {@link io.tickwheel.durable.internal.LatencyHistogram}).
  *
  * <h2>Thread map</h2>
  * <ul>
