@@ -98,7 +98,9 @@ public final class HandlerRunner {
         }
         try {
             executor.execute(r);
-        } catch (RejectedExecutionException e) {
+        } catch (RejectedExecutionException | Error e) {
+            // An Error too (OutOfMemoryError: unable to create native thread): the timeout is only
+            // in this process's wheel, so dropping it here would leave it pending until a restart.
             LOG.log(Level.WARNING, "the durable timer's executor refused work; trying again in a second", e);
             later(() -> submit(r));
         }
@@ -119,7 +121,18 @@ public final class HandlerRunner {
         if (closed.getAsBoolean()) {
             return;
         }
-        if (!store.claim(t)) {
+        boolean claimed;
+        try {
+            claimed = store.claim(t);
+        } catch (RuntimeException e) {
+            // A store whose claim throws cannot say who owns the timeout: ask again in a second
+            // rather than drop it (it would stay pending in the store until a restart).
+            LOG.log(Level.WARNING, "the store's claim threw for durable timeout " + t.type() + "/" + t.key()
+                    + "; asking again in a second", e);
+            later(() -> submit(() -> run(task, t)));
+            return;
+        }
+        if (!claimed) {
             stats.increment(Counter.CLAIM_REFUSED);
             return;
         }
