@@ -283,8 +283,8 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
             LOG.log(Level.DEBUG, () -> "journal compacted segments up to " + upTo + " into " + size + " bytes in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms");
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.WARNING, "journal compaction failed; the segments it has not replaced and deleted are kept (the next "
-                    + "compaction takes them in)", e);
+            LOG.log(Level.WARNING, "journal compaction failed; the segments it has not replaced and deleted "
+                    + "are kept (the next compaction takes them in)", e);
         } finally {
             compaction = null;
         }
