@@ -20,7 +20,8 @@ import java.util.concurrent.CompletableFuture;
  * <ul>
  *   <li><b>Records.</b> Each schedule, cancel, retry, finished run and failure is one record with a
  *       length, a CRC32C and the timeout's fields, appended to the current segment file (a header with
- *       magic and format version opens each file; an unknown version is refused).</li>
+ *       magic and format version opens each file; an unknown version is refused). A compacted segment
+ *       also opens with the highest version given so far, so versions keep growing across restarts.</li>
  *   <li><b>Group commit.</b> One writer thread takes every op callers have queued, writes them with one
  *       write and one {@code force}, then completes all their futures: concurrent callers share a
  *       {@code force}, a lone caller is written at once.</li>
@@ -161,6 +162,11 @@ public final class JournalStore implements TimerStore {
      */
     public long diskBytes() {
         return core.diskBytes();
+    }
+
+    /** Test seam: see {@link JournalStoreCore#maintenanceCounts()}. */
+    long[] maintenanceCounts() {
+        return core.maintenanceCounts();
     }
 
     @Override

@@ -2,12 +2,13 @@ package io.tickwheel.durable.internal;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 
 /**
- * Opens the journal's file channels: the seam through which tests put a failing disk under the
- * journal (a channel whose write or force throws).
+ * Opens the journal's file channels and deletes its segments: the seam through which tests put a
+ * failing disk under the journal (a channel whose write or force throws, a delete that fails).
  *
  * <p>Threading: implementations must be thread-safe.
  */
@@ -26,4 +27,14 @@ public interface ChannelFactory {
      * @throws IOException if it cannot be opened
      */
     FileChannel open(Path path, OpenOption... options) throws IOException;
+
+    /**
+     * Deletes a file if it exists.
+     *
+     * @param path the file
+     * @throws IOException if it exists and cannot be deleted
+     */
+    default void delete(final Path path) throws IOException {
+        Files.deleteIfExists(path);
+    }
 }

@@ -21,6 +21,21 @@ import java.util.NavigableMap;
  * point leaves either the old segments (the temporary file is deleted at recovery), or old and new
  * together (replaying the copies again changes nothing), or only the new.
  *
+ * <p>Three rules keep a crash (or a failed delete) from losing or resurrecting a timeout:
+ * <ul>
+ *   <li>The new segment opens with a {@link RecordCodec#VERSIONS} record: the finished and cancelled
+ *       timeouts' records are dropped, and with them perhaps every record of the highest versions, which
+ *       recovery would otherwise give out again.</li>
+ *   <li>The new segment is forced, renamed into place and its directory entry forced before any old
+ *       segment is deleted, and then the old ones go in ascending order: a crash between two deletes
+ *       leaves a suffix of the old segments, in which every cancel or done record still follows the
+ *       schedule it ends (a record only ever ends an earlier one), so nothing is resurrected.</li>
+ *   <li>The new segment joins the closed segments before the first delete: if a delete fails, the old
+ *       segments left over and the new one are all replaced by the next compaction. (Were the new one
+ *       left out, no later compaction would delete it, and once one had dropped the cancel of a timeout
+ *       it holds, its stale copy would bring that timeout back at the next recovery.)</li>
+ * </ul>
+ *
  * <p>Threading: runs on its own thread while the writer goes on; it reads the state in chunks
  * under the store's lock, copies records without it (only compaction touches old segments' bytes),
  * and relocates and deletes under the lock again (readers hold it, so no read sees a deleted file).
@@ -57,9 +72,11 @@ public final class Compactor {
     public long run(final long upTo) throws IOException {
         long target = upTo + 1;
         int slots;
+        long highestVersion;
         List<Map.Entry<KeyId, Failed>> failedCopy;
         synchronized (core) {
             slots = core.live.slots();
+            highestVersion = core.highestVersion();
             failedCopy = new ArrayList<>(core.failed.entrySet());
         }
         long[] newLoc = new long[slots];
@@ -68,6 +85,9 @@ public final class Compactor {
         FileChannel out = files.beginCompacted(target);
         long pos = SegmentFiles.FILE_HEADER;
         try {
+            ByteBuffer mark = RecordCodec.buffer(32);
+            RecordCodec.putVersions(mark, highestVersion);
+            pos += write(mark.flip(), out, pos);
             long[] locs = new long[CHUNK];
             int[] lens = new int[CHUNK];
             for (int start = 0; start < slots; start += CHUNK) {
@@ -130,11 +150,11 @@ public final class Compactor {
                     core.failed.put(m.getKey(), new Failed(f.timeout(), m.getValue()[1], f.length()));
                 }
             }
+            closedSizes.put(upTo + 1, size);
             for (Long n : new ArrayList<>(closedSizes.headMap(upTo, true).keySet())) {
                 files.delete(n);
                 closedSizes.remove(n);
             }
-            closedSizes.put(upTo + 1, size);
         }
     }
 
@@ -153,7 +173,11 @@ public final class Compactor {
                 throw new IOException(files.path(number) + ": record at offset " + from + " runs past the end");
             }
         }
-        b.flip();
+        return write(b.flip(), out, at);
+    }
+
+    private static int write(final ByteBuffer b, final FileChannel out, final long at) throws IOException {
+        int length = b.remaining();
         long p = at;
         while (b.hasRemaining()) {
             p += out.write(b, p);

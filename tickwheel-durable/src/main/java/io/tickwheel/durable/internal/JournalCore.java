@@ -214,6 +214,9 @@ public final class JournalCore {
      */
     void replay(final RecordView v, final long location) {
         nextVersion = Math.max(nextVersion, v.version() + 1);
+        if (v.kind() == RecordCodec.VERSIONS) {
+            return;
+        }
         long h1 = v.hash1();
         long h2 = v.hash2();
         byte kind = v.kind();
@@ -241,6 +244,16 @@ public final class JournalCore {
         if (f != null) {
             failedBytes -= f.length();
         }
+    }
+
+    /**
+     * The highest version given so far (0 if none): what compaction writes as a
+     * {@link RecordCodec#VERSIONS} record, so a restart never gives out a version twice.
+     *
+     * @return the version
+     */
+    long highestVersion() {
+        return nextVersion - 1;
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What {@code JournalStore} delegates to: the store's life cycle (built, open, closed), its threads
@@ -43,6 +44,11 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
     private volatile GroupCommitWriter writer;
     private DueScanner scanner;
     private volatile Thread compaction;
+    /** Rolls to a new segment because the active one was full; written by the writer thread. */
+    private final AtomicLong sizeRolls = new AtomicLong();
+    /** Compactions started (the writer thread) and finished, deletes included (the compactor thread). */
+    private final AtomicLong compactionsStarted = new AtomicLong();
+    private final AtomicLong compactionsFinished = new AtomicLong();
     private volatile boolean closed;
 
     /**
@@ -239,6 +245,7 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
         try {
             if (files.activeSize() >= segmentBytes) {
                 roll(files.activeNumber() + 1);
+                sizeRolls.incrementAndGet();
             }
             long disk = diskBytes();
             long needed;
@@ -251,6 +258,7 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
                 Thread t = new Thread(() -> compact(upTo), "tickwheel-journal-compactor");
                 t.setDaemon(true);
                 compaction = t;
+                compactionsStarted.incrementAndGet();
                 t.start();
             }
         } catch (IOException e) {
@@ -271,13 +279,26 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
         try {
             long t0 = System.nanoTime();
             long size = new Compactor(core, files, closedSizes).run(upTo);
+            compactionsFinished.incrementAndGet();
             LOG.log(Level.DEBUG, () -> "journal compacted segments up to " + upTo + " into " + size + " bytes in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms");
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.WARNING, "journal compaction failed; the old segments are kept", e);
+            LOG.log(Level.WARNING, "journal compaction failed; the segments it has not replaced and deleted "
+                    + "are kept (the next compaction takes them in)", e);
         } finally {
             compaction = null;
         }
+    }
+
+    /**
+     * Maintenance counts since open, for tests that must show they made the journal roll and compact:
+     * segments rolled because they were full, compactions started, compactions finished (deletes
+     * included). A started one that has not finished is running, or failed.
+     *
+     * @return the three counts, in that order
+     */
+    public long[] maintenanceCounts() {
+        return new long[] {sizeRolls.get(), compactionsStarted.get(), compactionsFinished.get()};
     }
 
     /** Stops the threads (writing what is queued first) and releases the directory. Idempotent. */

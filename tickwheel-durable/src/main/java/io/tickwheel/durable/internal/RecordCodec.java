@@ -16,10 +16,10 @@ import java.util.zip.CRC32C;
  *   u8   lengthCheck   (length's three bytes XOR'ed) ^ 0xA5: a flipped length byte is corruption,
  *                      never mistaken for a torn tail
  *   i32  crc32c        of kind .. end
- *   u8   kind          SCHEDULE, CANCEL, DONE or FAILED
+ *   u8   kind          SCHEDULE, CANCEL, DONE, FAILED or VERSIONS
  *   i64  version
- *   u16  typeLength, type (UTF-8)
- *   u16  keyLength,  key (UTF-8)
+ *   u16  typeLength, type (UTF-8)    VERSIONS: 0, no type
+ *   u16  keyLength,  key (UTF-8)     VERSIONS: 0, no key
  *   SCHEDULE and FAILED only:
  *   i64  deadline epoch second, i32 nano, i32 attempt, i32 payloadLength, payload
  *   FAILED only: u16 reasonLength, reason (UTF-8)
@@ -38,6 +38,13 @@ public final class RecordCodec {
     public static final byte DONE = 3;
     /** The last attempt failed: the full timeout moves to the failed set. */
     public static final byte FAILED = 4;
+    /**
+     * The highest version the store had given when compaction wrote the segment that opens with it.
+     * Compaction drops the records of finished and cancelled timeouts, and with them possibly every
+     * record that carried the highest versions; without this mark recovery would give out those
+     * versions again, and a key's new incarnation could get a version lower than its old one.
+     */
+    public static final byte VERSIONS = 5;
 
     /** Bytes before the checked part. */
     public static final int HEADER = 8;
@@ -110,6 +117,17 @@ public final class RecordCodec {
         putBytes(out, type);
         putBytes(out, key);
         return seal(out, start);
+    }
+
+    /**
+     * Appends a {@link #VERSIONS} record.
+     *
+     * @param out     where to write
+     * @param highest the highest version given so far
+     * @return the record's length in bytes
+     */
+    public static int putVersions(final ByteBuffer out, final long highest) {
+        return putMarker(out, VERSIONS, highest, new byte[0], new byte[0]);
     }
 
     private static void putBytes(final ByteBuffer out, final byte[] bytes) {

@@ -45,6 +45,9 @@ public final class RecordView {
         keyLength = Short.toUnsignedInt(in.getShort(p));
         keyAt = p + 2;
         p = keyAt + keyLength;
+        if (kind == RecordCodec.VERSIONS) {
+            return typeLength == 0 && keyLength == 0 && p == end;
+        }
         if (p > end || typeLength == 0 || keyLength == 0) {
             return false;
         }

@@ -323,7 +323,7 @@ public final class SegmentFiles implements AutoCloseable {
      */
     public void delete(final long number) throws IOException {
         closeQuietly(readers.remove(number));
-        Files.deleteIfExists(path(number));
+        channels.delete(path(number));
     }
 
     private void forceDirectory() {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  * Keys with an op in flight at the kill (begun, not acknowledged) are counted and skipped for the
  * first two checks.
+ *
+ * <p>With the default 64 MiB segments a run never rolls a segment or compacts, so a second test runs
+ * the same checks on a child with segments of a few KiB, few keys and a low compaction threshold: it
+ * rolls and compacts many times a second, and some kills land in the middle of a compaction.
  */
 class JournalCrashTest {
 
@@ -43,6 +48,12 @@ class JournalCrashTest {
     /** On a loaded machine fewer cycles fit; the test stops starting cycles after this, and says so. */
     private static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(150);
     private static final int MIN_CYCLES = 8;
+    /** The small-segment run: fewer, shorter cycles, within about a minute. */
+    private static final int SMALL_CYCLES = Integer.getInteger("tickwheel.crash.smallCycles", 14);
+    private static final long SMALL_BUDGET_NANOS = TimeUnit.SECONDS.toNanos(40);
+    private static final int SMALL_MIN_CYCLES = 6;
+    /** Segment size and compaction threshold of the small-segment child (bytes). */
+    private static final String[] SMALL_SEGMENTS = {"3000", "12000"};
 
     @TempDir
     Path dir;
@@ -52,38 +63,63 @@ class JournalCrashTest {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void killMinus9_manyCycles_nothingAcknowledgedIsLostAndNoCancelledTimeoutFires() throws Exception {
+        Tally tally = cycles("crash test", CYCLES, MIN_CYCLES, BUDGET_NANOS, 2200, "400", "3000");
+        assertThat(tally.schedules).as("acknowledged schedules").isGreaterThan(tally.cycles * 10L);
+        assertThat(tally.fires).as("fires").isGreaterThan(tally.cycles);
+    }
+
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void killMinus9_smallSegmentsRollingAndCompacting_nothingAcknowledgedIsLostAndNoCancelledTimeoutFires()
+            throws Exception {
+        Tally tally = cycles("crash test, small segments", SMALL_CYCLES, SMALL_MIN_CYCLES, SMALL_BUDGET_NANOS, 1200,
+                "60", "150", SMALL_SEGMENTS[0], SMALL_SEGMENTS[1]);
+        System.out.printf("crash test, small segments: %d segments rolled when full, %d compactions started and %d "
+                + "finished; %d kills came with a compaction running (as the child last reported, at most a few ms "
+                + "before), %d left a half-written compacted segment%n", tally.rolls, tally.compactionsStarted,
+                tally.compactionsFinished, tally.killsMidCompaction, tally.killsMidCopy);
+        assertThat(tally.schedules).as("acknowledged schedules").isGreaterThan(tally.cycles * 10L);
+        assertThat(tally.fires).as("fires").isGreaterThan(tally.cycles);
+        assertThat(tally.rolls).as("segments rolled when full").isGreaterThan(tally.cycles);
+        assertThat(tally.compactionsFinished).as("compactions finished").isGreaterThan(tally.cycles);
+    }
+
+    /** Runs kill cycles on one journal, checking after each; prints and returns the tallies. */
+    private Tally cycles(final String name, final int planned, final int min, final long budgetNanos,
+            final int maxExtraMillis, final String... childArgs) throws Exception {
         Random rnd = new Random();
         long seed = rnd.nextLong();
         List<String[]> lines = new ArrayList<>();
         List<Integer> incarnation = new ArrayList<>();
         Tally tally = new Tally();
         long start = System.nanoTime();
-        int cycles = 0;
-        while (cycles < CYCLES && (cycles < MIN_CYCLES || System.nanoTime() - start < BUDGET_NANOS)) {
-            runAndKill(seed + cycles, 300 + rnd.nextInt(2200), lines, incarnation, cycles);
+        while (tally.cycles < planned && (tally.cycles < min || System.nanoTime() - start < budgetNanos)) {
+            runAndKill(seed + tally.cycles, 300 + rnd.nextInt(maxExtraMillis), lines, incarnation, tally, childArgs);
             check(lines, incarnation, tally, seed);
-            cycles++;
+            tally.cycles++;
         }
-        System.out.printf("crash test: %d kill -9 cycles of %d planned in %d s (seed %d): %d schedules and %d "
+        System.out.printf("%s: %d kill -9 cycles of %d planned in %d s (seed %d): %d schedules and %d "
                 + "cancels acknowledged, %d fires, %d duplicate fires across a kill, %d keys in flight at a kill "
-                + "skipped, %d cancels raced a fire already due%n", cycles, CYCLES,
+                + "skipped, %d cancels raced a fire already due%n", name, tally.cycles, planned,
                 TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start), seed, tally.schedules, tally.cancels,
                 tally.fires, tally.duplicatesAcrossKill, tally.inFlight, tally.raced);
-        assertThat(tally.schedules).as("acknowledged schedules").isGreaterThan(cycles * 10L);
-        assertThat(tally.fires).as("fires").isGreaterThan(cycles);
+        return tally;
     }
 
     private void runAndKill(final long seed, final long runMillis, final List<String[]> lines,
-            final List<Integer> incarnation, final int cycle) throws Exception {
+            final List<Integer> incarnation, final Tally tally, final String... childArgs) throws Exception {
+        int cycle = tally.cycles;
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // The child's stdout goes to a file, not a pipe: every write(2) the child completed is in
         // the file after SIGKILL, whereas lines still in a pipe when the process is reaped can be
         // lost on the reading side, and a lost line makes an acknowledged op look like the key's
         // last one (the journal then rightly disagrees with the checker).
         Path log = logs.resolve("cycle-" + cycle + ".out");
-        Process p = new ProcessBuilder(java, "-ea", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), CrashChild.class.getName(), dir.toString(),
-                Long.toString(seed), "4").redirectError(ProcessBuilder.Redirect.DISCARD)
+        List<String> command = new ArrayList<>(List.of(java, "-ea", "-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), CrashChild.class.getName(),
+                dir.toString(), Long.toString(seed), "4"));
+        command.addAll(List.of(childArgs));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD)
                 .redirectOutput(log.toFile()).start();
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.readString(log, StandardCharsets.UTF_8).startsWith("READY\n") && System.nanoTime() < until
@@ -95,6 +131,10 @@ class JournalCrashTest {
         Thread.sleep(runMillis);
         p.destroyForcibly();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        try (Stream<Path> files = Files.list(dir)) {
+            // Recovery deletes it, so look before the checker opens the journal.
+            tally.killsMidCopy += files.anyMatch(f -> f.toString().endsWith(".seg.tmp")) ? 1 : 0;
+        }
         for (String l : completeLines(log)) {
             if (!l.equals("READY")) {
                 lines.add(l.split(" "));
@@ -110,6 +150,7 @@ class JournalCrashTest {
         Map<String, Long> maxFired = new HashMap<>();
         Map<String, Integer> fireIncarnation = new HashMap<>();
         Map<String, Long> cancelAckAt = new HashMap<>();
+        Map<Integer, String[]> lastReport = new HashMap<>();
         tally.reset();
         for (int i = 0; i < lines.size(); i++) {
             String[] l = lines.get(i);
@@ -149,8 +190,15 @@ class JournalCrashTest {
                         tally.raced++;
                     }
                 }
+                case "K" -> lastReport.put(incarnation.get(i), l);
                 default -> throw new AssertionError("unexpected line " + String.join(" ", l));
             }
+        }
+        for (String[] k : lastReport.values()) {
+            tally.rolls += Long.parseLong(k[1]);
+            tally.compactionsStarted += Long.parseLong(k[2]);
+            tally.compactionsFinished += Long.parseLong(k[3]);
+            tally.killsMidCompaction += Long.parseLong(k[2]) > Long.parseLong(k[3]) ? 1 : 0;
         }
         try (JournalStore store = JournalStore.open(dir)) {
             store.open(new NoSink(), Clock.systemUTC());
@@ -204,13 +252,20 @@ class JournalCrashTest {
         return sb.toString();
     }
 
+    /** Counts over all cycles so far; {@link #check} recounts the ones derived from the lines. */
     private static final class Tally {
+        int cycles;
         long schedules;
         long cancels;
         long fires;
         long duplicatesAcrossKill;
         long inFlight;
         long raced;
+        long rolls;
+        long compactionsStarted;
+        long compactionsFinished;
+        long killsMidCompaction;
+        long killsMidCopy;
 
         void reset() {
             schedules = 0;
@@ -218,6 +273,10 @@ class JournalCrashTest {
             fires = 0;
             duplicatesAcrossKill = 0;
             raced = 0;
+            rolls = 0;
+            compactionsStarted = 0;
+            compactionsFinished = 0;
+            killsMidCompaction = 0;
         }
     }
 

@@ -45,6 +45,21 @@ class RecordCodecTest {
     }
 
     @Test
+    void versionsRecord_roundTrips_andOneNamingAKey_isCorrupt() {
+        ByteBuffer buf = RecordCodec.buffer(64);
+        int len = RecordCodec.putVersions(buf, 1L << 40);
+        int second = buf.position();
+        RecordCodec.putMarker(buf, RecordCodec.VERSIONS, 9, RecordCodec.utf8("a"), RecordCodec.utf8("b"));
+        buf.flip();
+        RecordView v = new RecordView();
+        assertThat(RecordCodec.read(buf, 0, v)).isEqualTo(RecordCodec.Status.OK);
+        assertThat(v.kind()).isEqualTo(RecordCodec.VERSIONS);
+        assertThat(v.version()).isEqualTo(1L << 40);
+        assertThat(v.length()).isEqualTo(len);
+        assertThat(RecordCodec.read(buf, second, v)).isEqualTo(RecordCodec.Status.CORRUPT);
+    }
+
+    @Test
     void zeroTail_isTorn_andGarbageTail_isCorrupt() {
         ByteBuffer zeros = ByteBuffer.allocate(40);
         assertThat(RecordCodec.read(zeros, 0, new RecordView())).isEqualTo(RecordCodec.Status.TORN);
