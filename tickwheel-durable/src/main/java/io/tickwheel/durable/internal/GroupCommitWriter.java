@@ -121,7 +121,11 @@ public final class GroupCommitWriter {
                     return;
                 }
                 try {
-                    host.afterBatch();
+                    // Not while a failed batch's cut-back is pending: a roll or compaction would switch
+                    // segments, and the pending cut would then pad the new segment up to the old offset.
+                    if (dirtySize < 0) {
+                        host.afterBatch();
+                    }
                 } catch (RuntimeException e) {
                     LOG.log(Level.WARNING, "journal maintenance failed; will retry after the next batch", e);
                 }
