@@ -75,7 +75,9 @@ public final class DurableBench {
             for (int callers : new int[] {1, 16, 256}) {
                 System.out.println(AckBench.sync(fresh(root), fsync, callers, millis));
             }
-            System.out.println(AckBench.async(fresh(root), fsync, millis));
+            for (int w : AckBench.ASYNC_WINDOWS) {
+                System.out.println(AckBench.async(fresh(root), fsync, w, millis));
+            }
         }
     }
 
