@@ -2,7 +2,7 @@ package io.tickwheel.durable;
 
 import io.tickwheel.durable.internal.DurableArgs;
 import io.tickwheel.durable.internal.DurableStatsRecorder.Counter;
-import io.tickwheel.durable.internal.HistogramData;
+import io.tickwheel.internal.HistogramData;
 
 /**
  * A snapshot of one {@link DurableTimer}'s statistics, from {@link DurableTimer#stats()}: what this

@@ -1,5 +1,7 @@
 package io.tickwheel.durable.internal;
 
+import io.tickwheel.internal.HistogramData;
+import io.tickwheel.internal.LogHistogram;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.LongAdder;
@@ -65,8 +67,8 @@ public final class DurableStatsRecorder {
     }
 
     private final LongAdder[] counts = new LongAdder[Counter.values().length];
-    private final LatencyHistogram scheduleLatency = new LatencyHistogram();
-    private final LatencyHistogram cancelLatency = new LatencyHistogram();
+    private final LogHistogram scheduleLatency = new LogHistogram();
+    private final LogHistogram cancelLatency = new LogHistogram();
 
     /** Creates a recorder with every count at zero. */
     public DurableStatsRecorder() {
@@ -90,7 +92,7 @@ public final class DurableStatsRecorder {
      * @param latencyNanos from the call to the store's acknowledgement
      */
     public void scheduleAcknowledged(final long latencyNanos) {
-        scheduleLatency.record(latencyNanos);
+        scheduleLatency.recordShared(latencyNanos);
         increment(Counter.SCHEDULED);
     }
 
@@ -101,7 +103,7 @@ public final class DurableStatsRecorder {
      * @param wasPending   whether the store found the timeout pending (only then is it counted)
      */
     public void cancelAcknowledged(final long latencyNanos, final boolean wasPending) {
-        cancelLatency.record(latencyNanos);
+        cancelLatency.recordShared(latencyNanos);
         if (wasPending) {
             increment(Counter.CANCELLED);
         }

@@ -10,7 +10,7 @@
  * holds due timeouts in the wheel ({@link io.tickwheel.durable.internal.WheelBridge}) and runs them
  * ({@link io.tickwheel.durable.internal.HandlerRunner}); and the statistics behind
  * {@code DurableTimer.stats()} ({@link io.tickwheel.durable.internal.DurableStatsRecorder}, whose
- * Javadoc lists which thread counts what, and {@link io.tickwheel.durable.internal.LatencyHistogram}).
+ * Javadoc lists which thread counts what; its latencies go into the core's {@code io.tickwheel.internal.LogHistogram}).
  *
  * <h2>Thread map</h2>
  * <ul>

@@ -2,6 +2,9 @@ package io.tickwheel.durable.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.internal.HistogramData;
+import io.tickwheel.internal.LogBuckets;
+import io.tickwheel.internal.LogHistogram;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -9,17 +12,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The latency histogram's buckets, percentiles, intervals and concurrent recording. */
+/**
+ * The core's log-bucket histogram as the durable statistics use it (recorded from any thread):
+ * buckets, percentiles, intervals and concurrent recording.
+ */
 class LatencyHistogramTest {
 
     @ParameterizedTest
     @ValueSource(longs = {0, 1, 31, 32, 33, 63, 64, 1000, 999_999, 1L << 40, Long.MAX_VALUE - 1, Long.MAX_VALUE})
     void everyValue_fallsInABucketThatHoldsIt_noWiderThanASixteenth(final long value) {
-        int index = LatencyHistogram.index(value);
-        assertThat(index).isBetween(0, LatencyHistogram.COUNT - 1);
-        long top = LatencyHistogram.highestValue(index);
+        int index = LogBuckets.index(value);
+        assertThat(index).isBetween(0, LogBuckets.COUNT - 1);
+        long top = LogBuckets.highestValue(index);
         assertThat(top).isGreaterThanOrEqualTo(value);
-        long low = index == 0 ? 0 : LatencyHistogram.highestValue(index - 1) + 1;
+        long low = index == 0 ? 0 : LogBuckets.highestValue(index - 1) + 1;
         assertThat(low).isLessThanOrEqualTo(value);
         assertThat(top - low).isLessThanOrEqualTo(Math.max(0, low / 16));
     }
@@ -28,16 +34,16 @@ class LatencyHistogramTest {
     void percentiles_neverBelowTheTrueValue_andAboveItByLessThanASixteenth() {
         long seed = new SplittableRandom().nextLong();
         SplittableRandom random = new SplittableRandom(seed);
-        LatencyHistogram histogram = new LatencyHistogram();
+        LogHistogram histogram = new LogHistogram();
         List<Long> values = new ArrayList<>();
         long sum = 0;
         for (int i = 0; i < 10_000; i++) {
             long v = random.nextLong(1, 50_000_000);
             values.add(v);
             sum += v;
-            histogram.record(v);
+            histogram.recordShared(v);
         }
-        histogram.record(-5); // a clock that stepped back counts as 0
+        histogram.recordShared(-5); // a clock that stepped back counts as 0
         values.add(0L);
         values.sort(null);
         HistogramData data = histogram.snapshot();
@@ -55,11 +61,11 @@ class LatencyHistogramTest {
 
     @Test
     void minus_holdsTheIntervalOnly() {
-        LatencyHistogram histogram = new LatencyHistogram();
-        histogram.record(1_000_000);
+        LogHistogram histogram = new LogHistogram();
+        histogram.recordShared(1_000_000);
         HistogramData before = histogram.snapshot();
-        histogram.record(10);
-        histogram.record(20);
+        histogram.recordShared(10);
+        histogram.recordShared(20);
         HistogramData interval = histogram.snapshot().minus(before);
         assertThat(interval.count()).isEqualTo(2);
         assertThat(interval.sum()).isEqualTo(30);
@@ -71,7 +77,7 @@ class LatencyHistogramTest {
 
     @Test
     void concurrentRecords_loseNothing() throws InterruptedException {
-        LatencyHistogram histogram = new LatencyHistogram();
+        LogHistogram histogram = new LogHistogram();
         int threads = 4;
         int each = 20_000;
         List<Thread> started = new ArrayList<>();
@@ -79,7 +85,7 @@ class LatencyHistogramTest {
             long value = 100L << t;
             Thread thread = new Thread(() -> {
                 for (int i = 0; i < each; i++) {
-                    histogram.record(value);
+                    histogram.recordShared(value);
                 }
             });
             started.add(thread);
