@@ -228,8 +228,13 @@ class ClusterProcessTest {
 
     private static String futureOwner(final String table) {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+                // Slices due within the next two seconds, under a live lease: their timeouts come due
+                // before the victim's lease (4/5 of LEASE) can run out, so they must wait for it. A slice
+                // further ahead is taken over before it is due, and its timeouts are not late at all.
                 ResultSet rs = s.executeQuery("SELECT owner FROM " + schema + "." + table + "_slices"
-                        + " WHERE slice > extract(epoch FROM now())::bigint + 1 AND owner IS NOT NULL"
+                        + " WHERE slice BETWEEN floor(extract(epoch FROM now()))::bigint"
+                        + " AND floor(extract(epoch FROM now()))::bigint + 1"
+                        + " AND owner IS NOT NULL AND lease_until > now()"
                         + " GROUP BY owner ORDER BY count(*) DESC LIMIT 1")) {
             return rs.next() ? rs.getString(1) : null;
         } catch (SQLException e) {
