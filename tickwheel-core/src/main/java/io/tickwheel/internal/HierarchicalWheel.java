@@ -61,7 +61,7 @@ public final class HierarchicalWheel extends TimingWheel {
         long maxTick = Long.MAX_VALUE / tickNanos + 1;
         int tickBits = 64 - Long.numberOfLeadingZeros(maxTick);
         this.levels = (tickBits + bits - 1) / bits;
-        this.buckets = new BucketArrays(levels << bits);
+        this.buckets = new BucketArrays(levels << bits, true);
         this.occupied = new long[levels];
         for (int bit = 0; bit < Long.SIZE; bit++) {
             // A table instead of a division by bits on every insert and cascade.
@@ -74,7 +74,9 @@ public final class HierarchicalWheel extends TimingWheel {
         int level = levelOfBit[63 - Long.numberOfLeadingZeros(tick ^ currentTick)];
         int slot = (int) ((tick >>> (level * bits)) & slotMask);
         int bucket = (level << bits) | slot;
-        buckets.append(bucket, node);
+        // The key is the tick's low 32 bits: with the digits above its level, which the bucket's
+        // start tick holds when it cascades, they give the tick back without reading the node.
+        buckets.append(bucket, node, (int) tick);
         occupied[level] |= 1L << slot;
     }
 
@@ -131,6 +133,7 @@ public final class HierarchicalWheel extends TimingWheel {
      */
     private void expireAll(final int bucket, final Consumer<TimeoutNode> sink) {
         TimeoutNode[] nodes = buckets.nodes(bucket);
+        int[] keys = buckets.keys(bucket);
         int count = buckets.count(bucket);
         emptied(bucket);
         int i = 0;
@@ -150,7 +153,8 @@ public final class HierarchicalWheel extends TimingWheel {
                 }
             }
         } catch (Throwable t) {
-            salvage(bucket, nodes, i, count);
+            buckets.salvage(bucket, nodes, keys, 0, i, count);
+            occupiedAgain(bucket);
             throw t;
         }
     }
@@ -159,37 +163,51 @@ public final class HierarchicalWheel extends TimingWheel {
      * Re-places the nodes of a higher-level bucket whose range starts now. Each goes to a lower
      * level (it shares every digit from this level up with the new current tick), never back
      * into this bucket, so the array can be walked while others grow.
+     *
+     * <p>A node's tick is rebuilt from its key: the bucket's start tick (now the current tick)
+     * holds every digit from this level up, the key the lower ones. So a node is read only when it
+     * is due now, and a cancelled one is carried down unread, to be dropped at level 0 or by a
+     * purge, whichever reads it first. Levels whose lower digits need more than the key's 32 bits
+     * (ticks years away) read the node's deadline instead.
      */
     private void cascade(final int bucket, final Consumer<TimeoutNode> sink) {
         TimeoutNode[] nodes = buckets.nodes(bucket);
+        int[] keys = buckets.keys(bucket);
         int count = buckets.count(bucket);
+        int lowBits = (bucket >>> bits) * bits;
+        long lowMask = lowBits >= 32 ? 0xFFFF_FFFFL : (1L << lowBits) - 1;
         emptied(bucket);
         int i = 0;
         try {
             for (; i < count; i++) {
                 TimeoutNode node = nodes[i];
-                if (node.isCancelled()) {
-                    unlinked(true);
-                } else if (isDueBy(node, currentTick)) {
-                    sink.accept(node);
-                    unlinked(false);
+                long tick = lowBits > 32 ? deadlineTick(node)
+                        : currentTick | (keys[i] & lowMask);
+                if (tick <= currentTick) {
+                    if (node.isCancelled()) {
+                        unlinked(true);
+                    } else {
+                        sink.accept(node);
+                        unlinked(false);
+                    }
                 } else {
-                    place(node, deadlineTick(node));
+                    place(node, tick);
                 }
                 nodes[i] = null;
             }
         } catch (Throwable t) {
-            salvage(bucket, nodes, i, count);
+            buckets.salvage(bucket, nodes, keys, 0, i, count);
+            occupiedAgain(bucket);
             throw t;
         }
     }
 
     /**
-     * A walk of a detached bucket failed at {@code failed} (a sink threw: the worker is about to
-     * fail): the nodes it had not finished go back into the bucket, so the final drain finds them.
+     * A walk of a detached bucket failed (a sink threw: the worker is about to fail) and its
+     * unfinished nodes went back into it: mark it occupied again, so the final drain finds them.
      */
-    private void salvage(final int bucket, final TimeoutNode[] nodes, final int failed, final int count) {
-        if (buckets.salvage(bucket, nodes, 0, failed, count) > 0) {
+    private void occupiedAgain(final int bucket) {
+        if (buckets.count(bucket) > 0) {
             occupied[bucket >>> bits] |= 1L << (bucket & (int) slotMask);
         }
     }

@@ -81,4 +81,48 @@ class BucketArraysTest {
         buckets.checkBucket(0);
         assertThat(buckets.dropCancelled(0)).isZero();
     }
+
+    private static void assertKeysFollowNodes(final BucketArrays buckets, final int bucket) {
+        buckets.checkBucket(bucket);
+        for (int i = 0; i < buckets.count(bucket); i++) {
+            assertThat(buckets.keys(bucket)[i]).as("key at " + i)
+                    .isEqualTo((int) (buckets.nodes(bucket)[i].deadlineNanos * 31));
+        }
+    }
+
+    @Test
+    void keyed_growthCompactionShrinkAndSalvage_keepEachKeyBesideItsNode() {
+        BucketArrays buckets = new BucketArrays(2, true);
+        List<TimeoutNode> nodes = new ArrayList<>();
+        for (long id = 0; id < 3 * BucketArrays.KEEP_CAPACITY; id++) {
+            TimeoutNode node = node(id);
+            nodes.add(node);
+            buckets.append(0, node, (int) (id * 31));
+        }
+        assertKeysFollowNodes(buckets, 0);
+
+        for (int i = 0; i < nodes.size(); i++) {
+            if (i % 5 != 0) {
+                nodes.get(i).tryCancelQuietly();
+            }
+        }
+        int dropped = buckets.dropCancelled(0);
+        assertThat(dropped).isEqualTo(nodes.size() - (nodes.size() + 4) / 5);
+        assertThat(buckets.nodes(0).length).as("shrunk after compaction").isLessThan(3 * BucketArrays.KEEP_CAPACITY);
+        assertKeysFollowNodes(buckets, 0);
+
+        // A walk that failed half-way puts the rest back, keys included, into an emptied bucket.
+        TimeoutNode[] walked = buckets.nodes(0);
+        int[] walkedKeys = buckets.keys(0);
+        int count = buckets.count(0);
+        buckets.truncate(0, 0);
+        for (int i = 0; i < count / 2; i++) {
+            walked[i] = null;
+        }
+        int restored = buckets.salvage(0, walked, walkedKeys, 0, count / 2, count);
+        assertThat(restored).isEqualTo(count - count / 2);
+        assertKeysFollowNodes(buckets, 0);
+        assertThat(buckets.keys(1)).isNull();
+        assertThat(new BucketArrays(1).keys(0)).as("an unkeyed instance has none").isNull();
+    }
 }
