@@ -62,7 +62,7 @@ final class Outputs {
     }
 
     static Report report(final Options options, final List<Workload> workloads,
-            final List<RunResult> results, final double loadBefore) {
+            final List<RunResult> results, final double loadBefore, final double otherCores) {
         Sizes sizes = options.sizes();
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
@@ -79,6 +79,10 @@ final class Outputs {
         meta.put("oneJvmPer", "workload x timer");
         meta.put("loadAverage", String.format(Locale.ROOT, "%.2f before, %.2f after (1-minute; "
                 + "above 0.5 the machine was not idle)", loadBefore, Environment.loadAverage()));
+        if (otherCores >= 0) {
+            meta.put("otherProcessesCores", String.format(Locale.ROOT, "%.2f (cores other processes kept busy "
+                    + "on average while the run went on, from /proc/stat)", otherCores));
+        }
         if (!options.full) {
             meta.put("note", "quick mode: counts scaled down (per-operation figures include more "
                     + "fixed costs); quote the full run");

@@ -85,6 +85,7 @@ public final class Simulator {
         }
         long start = System.nanoTime();
         double loadBefore = Environment.loadAverage();
+        long[] cpuBefore = Environment.cpuAccounts();
         List<Workload> workloads = new ArrayList<>(options.workloads);
         workloads.addAll(options.scenarios);
         List<String[]> plan = plan(workloads, options.timers);
@@ -104,8 +105,10 @@ public final class Simulator {
             stderr.printf(Locale.ROOT, "       %.1f s  %s%n", r.seconds(), headline(r));
             results.add(r);
         }
+        double otherCores = Environment.otherProcessesCores(cpuBefore, Environment.cpuAccounts(),
+                System.nanoTime() - start);
         Report report = Outputs.report(options, workloads, Outputs.withIdleSubtracted(results),
-                loadBefore);
+                loadBefore, otherCores);
         List<Bars.Bar> bars = Bars.evaluate(report);
         String table = Outputs.writeAll(report, bars, out);
         stdout.print(table);

@@ -70,6 +70,8 @@ public final class Summary {
             double ourValue, double ratio, String ratioText, String meaning) {
     }
 
+    /** Above this, other processes' CPU during a run makes its figures unquotable (a tenth of a core). */
+    private static final double OTHERS_BUSY_CORES = 0.10;
     private static final Pattern LEADING_NUMBER = Pattern.compile("^\\d+(\\.\\d+)?");
 
     private Summary() {
@@ -176,8 +178,20 @@ public final class Summary {
         return busy(report) + modeNote(report);
     }
 
-    /** A warning when the machine was busy at the start of the run, else nothing. */
+    /**
+     * A warning when other processes took CPU during the run (measured from /proc/stat), else
+     * nothing; where that is unknown, when the load average was high at the start.
+     */
     private static String busy(final Report report) {
+        Object others = report.meta().get("otherProcessesCores");
+        if (others != null) {
+            Matcher cores = LEADING_NUMBER.matcher(String.valueOf(others));
+            if (cores.find() && Double.parseDouble(cores.group()) > OTHERS_BUSY_CORES) {
+                return "The machine was busy (other processes kept " + cores.group() + " cores busy on "
+                        + "average during the run): these figures are not to be quoted. ";
+            }
+            return "";
+        }
         Matcher load = LEADING_NUMBER.matcher(String.valueOf(report.meta().get("loadAverage")));
         if (load.find() && Double.parseDouble(load.group()) > 1.0) {
             return "The machine was busy (1-minute load " + load.group() + " at the start): "

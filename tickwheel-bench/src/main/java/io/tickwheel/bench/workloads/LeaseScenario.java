@@ -52,10 +52,12 @@ public final class LeaseScenario implements Workload {
     public void run(final RunContext ctx) throws InterruptedException {
         int leases = leases(ctx.sizes());
         long period = period(ctx.sizes());
-        // A warm-up round on its own timer, as the rpc scenario has: without it the JIT's
+        // A warm-up round on its own timer, as long as the measured one: without it the JIT's
         // compilation (about half a second of CPU for tickwheel, less for Netty's smaller loop)
-        // fell inside the measured window and was charged to the renewals.
-        renew(ctx, leases, period, 2 * period, false);
+        // fell inside the measured window and was charged to the renewals. It has to be long:
+        // the worker's per-tick methods run about once a millisecond, so they reach C2 only some
+        // 8 s into the JVM (-XX:+PrintCompilation), and ran as profiled C1 code until then.
+        renew(ctx, leases, period, duration(ctx.sizes()), false);
         ctx.progress("warmed up");
         renew(ctx, leases, period, duration(ctx.sizes()), true);
     }

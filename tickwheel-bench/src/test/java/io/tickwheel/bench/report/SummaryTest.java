@@ -22,9 +22,14 @@ class SummaryTest {
 
     private static Report report(final String mode, final List<String> workloads,
             final RunResult... results) {
+        return report(Map.of("loadAverage", "0.10 before, 0.20 after"), mode, workloads, results);
+    }
+
+    private static Report report(final Map<String, Object> extraMeta, final String mode,
+            final List<String> workloads, final RunResult... results) {
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("mode", mode);
-        meta.put("loadAverage", "0.10 before, 0.20 after");
+        meta.putAll(extraMeta);
         List<Report.Entry> entries = new ArrayList<>();
         for (String w : workloads) {
             entries.add(new Report.Entry(w, w, w, false));
@@ -79,6 +84,38 @@ class SummaryTest {
 
         assertThat(Summary.of(r).get(0).meaning()).contains("RPC timeouts", "on par");
         assertThat(Summary.trust(r)).contains("Quick run", "--full");
+    }
+
+    @Test
+    void trust_busyOnlyWhenOtherProcessesTookCpuDuringTheRun_notForALoadAverageLeftByABuild() {
+        RunResult netty = result("W1", "netty41-1ms", "cpuNsPerOp", "100");
+        Report quiet = report(Map.of("loadAverage", "2.91 before, 1.05 after",
+                "otherProcessesCores", "0.02 (cores other processes kept busy)"), "full", List.of("W1"), netty);
+        Report busy = report(Map.of("loadAverage", "0.10 before, 0.20 after",
+                "otherProcessesCores", "0.45 (cores other processes kept busy)"), "full", List.of("W1"), netty);
+        Report unknown = report(Map.of("loadAverage", "2.91 before, 1.05 after"), "full", List.of("W1"), netty);
+
+        assertThat(Summary.trust(quiet)).doesNotContain("busy");
+        assertThat(Summary.trust(busy)).contains("busy", "0.45 cores", "not to be quoted");
+        assertThat(Summary.trust(unknown)).as("no /proc: the load average decides").contains("busy", "2.91");
+    }
+
+    @Test
+    void cpuAccounts_onLinux_countThisProcessWithinTheMachine() {
+        long[] before = Environment.cpuAccounts();
+        long spin = System.nanoTime() + 300_000_000L;
+        long x = 0;
+        while (System.nanoTime() < spin) {
+            x += x * 31 + 7;
+        }
+        long[] after = Environment.cpuAccounts();
+        assertThat(x).isNotEqualTo(1);
+        assertThat(before[0]).as("/proc/stat readable on the CI machine").isPositive();
+        assertThat(after[1] - before[1]).as("this process's CPU over a 300 ms spin").isGreaterThan(150_000_000L);
+        assertThat(after[0] - before[0]).as("the machine's busy time includes ours")
+                .isGreaterThanOrEqualTo(after[1] - before[1] - 20_000_000L);
+        assertThat(Environment.otherProcessesCores(before, after, 300_000_000L)).isBetween(0.0, 2.0);
+        assertThat(Environment.otherProcessesCores(new long[] {-1, -1}, after, 1)).isEqualTo(-1.0);
     }
 
     @Test
