@@ -24,10 +24,13 @@ import java.util.concurrent.CompletableFuture;
  *       also opens with the highest version given so far, so versions keep growing across restarts.</li>
  *   <li><b>Group commit.</b> One writer thread takes every op callers have queued, writes them with one
  *       write and one {@code force}, then completes all their futures: concurrent callers share a
- *       {@code force}, a lone caller is written at once.</li>
+ *       {@code force}, a lone caller is written at once. With {@code fsync} on, the segment written
+ *       to is preallocated with zeros a chunk at a time, so a batch's {@code force} flushes data
+ *       only, not a new file size.</li>
  *   <li><b>Recovery</b> (in {@link #open(Sink, Clock)}): every record is verified; a torn tail (a crash
- *       mid-write) is cut off; a record that is whole but wrong, anywhere before the tail, stops the open
- *       with an error naming the file and offset. Never skipped.</li>
+ *       mid-write: a partial record followed by nothing but zeros or the end of the file) is cut off; a
+ *       bad record followed by anything else stops the open with an error naming the file and offset.
+ *       Never skipped.</li>
  *   <li><b>Memory.</b> Only timeouts due within ten seconds are delivered to the timer's wheel; the rest
  *       stay on disk, with about 55 bytes each of in-memory index (key hash, location, version,
  *       deadline), so a process can hold many more pending timeouts than it could hold as wheel nodes.</li>
@@ -156,12 +159,24 @@ public final class JournalStore implements TimerStore {
     }
 
     /**
-     * The bytes the journal's segment files take now.
+     * The bytes the journal's segment files take now, the zeros preallocated ahead of the records
+     * included ({@link #preallocatedBytes()}).
      *
      * @return bytes on disk
      */
     public long diskBytes() {
         return core.diskBytes();
+    }
+
+    /**
+     * The zeros written ahead of the records in the segment being appended to, part of
+     * {@link #diskBytes()}: with {@code fsync} on, the segment is extended a chunk (up to 1 MiB) at
+     * a time, so that each batch's {@code force} has only data to flush.
+     *
+     * @return bytes
+     */
+    public long preallocatedBytes() {
+        return core.preallocatedBytes();
     }
 
     /** Test seam: see {@link JournalStoreCore#maintenanceCounts()}. */

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A file channel over a real one whose writes, forces and truncations throw {@link IOException}
- * while {@link #mode} says so: a failing (or full) disk under the journal.
+ * while {@link #mode} says so: a failing (or full) disk under the journal. Modes: 1, forces fail;
+ * 2, writes too; 3, truncations too; -1, only the next force fails (the mode then drops to 0).
  */
 final class FaultyChannel extends FileChannel {
 
@@ -79,7 +80,7 @@ final class FaultyChannel extends FileChannel {
 
     @Override
     public void force(final boolean metaData) throws IOException {
-        if (mode.get() >= 1) {
+        if (mode.get() >= 1 || mode.compareAndSet(-1, 0)) {
             throw new IOException("injected: fsync failed (EIO)");
         }
         d.force(metaData);

@@ -154,7 +154,7 @@ public final class GroupCommitWriter {
             }
             buf.flip();
             if (dirtySize >= 0) {
-                files.truncateActive(dirtySize);
+                files.cutBack(dirtySize);
                 dirtySize = -1;
                 start = files.activeSize();
             }
@@ -203,7 +203,7 @@ public final class GroupCommitWriter {
 
     private void cutBack(final long start) {
         try {
-            files.truncateActive(start);
+            files.cutBack(start);
         } catch (IOException | RuntimeException again) {
             dirtySize = start;
             LOG.log(Level.WARNING, "cannot cut the journal back after a failed write; retrying before the next", again);

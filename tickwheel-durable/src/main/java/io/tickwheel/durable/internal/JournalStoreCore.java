@@ -73,7 +73,20 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
         this.compactMinBytes = compactMinBytes;
         this.maxDelivered = maxDelivered;
         this.lookaheadMillis = lookaheadMillis;
-        this.files = new SegmentFiles(directory, channels);
+        // Preallocation only pays where each batch is forced; with fsync off it would only add writes.
+        this.files = new SegmentFiles(directory, channels, fsync ? preallocationChunk(segmentBytes) : 0);
+    }
+
+    /**
+     * How much the active segment is extended by at a time: {@link SegmentFiles#DEFAULT_CHUNK}, or
+     * less for small segments (a test's few KiB), so a segment's file stays near its roll size.
+     *
+     * @param segmentBytes the roll size
+     * @return bytes, a whole number of pages
+     */
+    static long preallocationChunk(final long segmentBytes) {
+        long page = 4096;
+        return Math.min(SegmentFiles.DEFAULT_CHUNK, Math.max(page, (segmentBytes + page - 1) / page * page));
     }
 
     /**
@@ -215,18 +228,38 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
     }
 
     /**
-     * The bytes of the segment files.
+     * The bytes of the segment files, the zeros preallocated in the active one included.
      *
      * @return bytes
      */
     public long diskBytes() {
         synchronized (core) {
-            long sum = files.activeSize();
-            for (long size : closedSizes.values()) {
-                sum += size;
-            }
-            return sum;
+            return closedBytes() + files.activeFileBytes();
         }
+    }
+
+    /**
+     * The zeros preallocated after the active segment's records (part of {@link #diskBytes}).
+     *
+     * @return bytes
+     */
+    public long preallocatedBytes() {
+        return Math.max(0, files.activeFileBytes() - files.activeSize());
+    }
+
+    /** The bytes of records: what compaction weighs (it cannot reclaim preallocated zeros). */
+    private long journalBytes() {
+        synchronized (core) {
+            return closedBytes() + files.activeSize();
+        }
+    }
+
+    private long closedBytes() {
+        long sum = 0;
+        for (long size : closedSizes.values()) {
+            sum += size;
+        }
+        return sum;
     }
 
     @Override
@@ -247,7 +280,7 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
                 roll(files.activeNumber() + 1);
                 sizeRolls.incrementAndGet();
             }
-            long disk = diskBytes();
+            long disk = journalBytes();
             long needed;
             synchronized (core) {
                 needed = core.neededBytes();

@@ -151,46 +151,68 @@ public final class RecordCodec {
     /**
      * Reads the record at {@code at}; fills {@code into} if it is whole and its checksum holds.
      *
+     * <p>A bad record counts as torn only when nothing but zeros follows what it could have written:
+     * a crash mid-write leaves a prefix of the batch and then the end of the file, or the zeros a
+     * preallocated segment holds there. If its header's check byte is missing (zero, with zeros after)
+     * the header itself was cut; if the header holds, zeros must follow the record's own length.
+     * Anything non-zero after it means bytes were written past it, so the record was complete once:
+     * corruption.
+     *
      * @param in   the bytes (big-endian), its limit is the end of the file
      * @param at   the record's offset in {@code in}
      * @param into the view to fill
-     * @return {@link Status#OK}, {@link Status#TORN} (incomplete: what a crash mid-write leaves) or
-     *     {@link Status#CORRUPT} (whole but wrong)
+     * @return {@link Status#OK}, {@link Status#TORN} (incomplete, or all zeros: what a crash mid-write
+     *     leaves, or the preallocated end of a segment) or {@link Status#CORRUPT} (whole but wrong)
      */
     public static Status read(final ByteBuffer in, final int at, final RecordView into) {
         int remaining = in.limit() - at;
-        if (remaining < HEADER) {
-            return allZero(in, at) || remaining < 4 ? Status.TORN : tornOrCorruptHeader(in, at);
+        if (remaining < 4) {
+            return Status.TORN;
         }
         int word = in.getInt(at);
         int length = word >>> 8;
         if ((word & 0xFF) != check(length) || length < 1 + 8 + 4) {
-            return allZero(in, at) ? Status.TORN : Status.CORRUPT;
+            // The check byte is the length word's last: once it is written, the length before it is too.
+            return allZero(in, at + 3) ? Status.TORN : Status.CORRUPT;
         }
         if (length > remaining - HEADER) {
             return Status.TORN;
         }
+        int end = at + HEADER + length;
         CRC32C crc = new CRC32C();
-        crc.update(in.duplicate().position(at + HEADER).limit(at + HEADER + length));
+        crc.update(in.duplicate().position(at + HEADER).limit(end));
         if ((int) crc.getValue() != in.getInt(at + 4)) {
-            // The last record of the file may be half-persisted (size updated, data not): torn.
-            return at + HEADER + length == in.limit() ? Status.TORN : Status.CORRUPT;
+            // Half persisted (length written, body not), or zero-filled past a preallocated record: torn.
+            return allZero(in, end) ? Status.TORN : Status.CORRUPT;
         }
         return into.parse(in, at, HEADER + length) ? Status.OK : Status.CORRUPT;
     }
 
-    private static Status tornOrCorruptHeader(final ByteBuffer in, final int at) {
-        int word = in.getInt(at);
-        return (word & 0xFF) == check(word >>> 8) ? Status.TORN : Status.CORRUPT;
+    /**
+     * Whether every byte from {@code from} to the limit is zero.
+     *
+     * @param in   the bytes
+     * @param from where to start
+     * @return true if none is non-zero (also when {@code from} is at or past the limit)
+     */
+    public static boolean allZero(final ByteBuffer in, final int from) {
+        return nonZeroEnd(in, from) <= from;
     }
 
-    private static boolean allZero(final ByteBuffer in, final int at) {
-        for (int i = at; i < in.limit(); i++) {
+    /**
+     * The offset just after the last non-zero byte at or after {@code from}.
+     *
+     * @param in   the bytes
+     * @param from where to start
+     * @return that offset, or {@code from} if every byte from there on is zero
+     */
+    public static int nonZeroEnd(final ByteBuffer in, final int from) {
+        for (int i = in.limit() - 1; i >= from; i--) {
             if (in.get(i) != 0) {
-                return false;
+                return i + 1;
             }
         }
-        return true;
+        return from;
     }
 
     /**
@@ -228,7 +250,7 @@ public final class RecordCodec {
     public enum Status {
         /** A whole record with a good checksum. */
         OK,
-        /** An incomplete record: the tail a crash mid-write leaves. */
+        /** An incomplete record followed by nothing but zeros, or only zeros: the end of the records. */
         TORN,
         /** A whole record that is wrong: refused, never skipped. */
         CORRUPT

@@ -11,9 +11,16 @@ import java.util.TreeMap;
 /**
  * Recovery: reads every segment in order, verifies each record (length check and CRC32C), replays
  * it into the {@link JournalCore}, and cuts a torn tail off the last segment (what a crash in the
- * middle of a write leaves). A record that is whole but wrong, or a torn record anywhere but at the
- * end of the last segment, is corruption: recovery refuses to start, naming the file and offset,
- * and never skips it (skipping could resurrect a cancelled timeout or lose a pending one).
+ * middle of a write leaves). A segment's records end at the end of its file, or where only zeros
+ * are left (the preallocated end of a segment of format 2); a bad record followed by nothing but
+ * zeros is a torn write. A record that is whole but wrong, a bad record followed by any non-zero
+ * byte, or a torn record anywhere but at the end of the last segment, is corruption: recovery
+ * refuses to start, naming the file and offset, and never skips it (skipping could resurrect a
+ * cancelled timeout or lose a pending one).
+ *
+ * <p>The last segment is reopened for appending cut to its whole records (preallocated again by
+ * {@link SegmentFiles#openActive}); if it is of the older format, it is only cut, and a new segment
+ * takes the appends, so no segment of format 1 ever gets a zero tail.
  *
  * <p>Threading: not thread-safe; runs once, on the thread that opens the store, before any other
  * thread touches the state.
@@ -30,8 +37,10 @@ public final class Recovery {
     long activeSize;
     /** Records replayed. */
     long records;
-    /** Bytes cut off a torn tail. */
+    /** Bytes cut off a torn tail (not counting zeros). */
     long tornBytes;
+    /** The format of the segment read last. */
+    private int format;
 
     private Recovery() {
     }
@@ -54,11 +63,16 @@ public final class Recovery {
                 long n = numbers.get(i);
                 boolean last = i == numbers.size() - 1;
                 long valid = r.readSegment(files, core, n, last, view);
-                if (last) {
-                    r.activeNumber = n;
-                    r.activeSize = valid;
-                } else {
+                if (!last) {
                     r.closedSizes.put(n, valid);
+                } else if (valid > SegmentFiles.FILE_HEADER && r.format != SegmentFiles.FORMAT) {
+                    files.cut(n, valid);
+                    r.closedSizes.put(n, valid);
+                    r.activeNumber = n + 1;
+                } else {
+                    r.activeNumber = n;
+                    // An empty segment of the older format is simply started again in this one.
+                    r.activeSize = r.format == SegmentFiles.FORMAT ? valid : 0;
                 }
             }
             if (numbers.isEmpty()) {
@@ -76,19 +90,22 @@ public final class Recovery {
             final boolean last, final RecordView view) throws IOException {
         Path path = files.path(number);
         ByteBuffer buf = files.readAll(number);
+        format = SegmentFiles.FORMAT;
+        if (last && isEmptySegment(buf, number)) {
+            // A crash while the segment was being created: nothing was ever written to it.
+            return 0;
+        }
         if (buf.limit() < SegmentFiles.FILE_HEADER) {
-            if (last && isZeroOrPrefixOfHeader(buf, number)) {
-                return 0;
-            }
             throw corrupt(path, 0, "segment header is incomplete");
         }
         if (buf.getInt(0) != SegmentFiles.MAGIC) {
             throw corrupt(path, 0, "not a tickwheel journal segment (bad magic)");
         }
-        int format = buf.getInt(4);
-        if (format != SegmentFiles.FORMAT) {
+        format = buf.getInt(4);
+        if (format != SegmentFiles.FORMAT && format != SegmentFiles.FORMAT_GROWING) {
             String msg = path + ": journal format version " + format + " is unknown; this tickwheel reads format "
-                    + SegmentFiles.FORMAT + " (was the journal written by a newer release?)";
+                    + SegmentFiles.FORMAT_GROWING + " (segments that grow) and format " + SegmentFiles.FORMAT
+                    + " (preallocated segments) (was the journal written by a newer release?)";
             throw new UncheckedIOException(msg, new IOException(msg));
         }
         if (buf.getLong(8) != number) {
@@ -101,28 +118,39 @@ public final class Recovery {
                 core.replay(view, JournalLocation.of(number, at));
                 records++;
                 at += view.length();
-            } else if (status == RecordCodec.Status.TORN && last) {
-                tornBytes = (long) buf.limit() - at;
+                continue;
+            }
+            int dirtyEnd = RecordCodec.nonZeroEnd(buf, at);
+            if (status == RecordCodec.Status.TORN && dirtyEnd == at) {
+                // Only zeros left: the preallocated end of the segment (or zeros a crash left there).
+                return at;
+            }
+            if (status == RecordCodec.Status.TORN && last) {
+                tornBytes = (long) dirtyEnd - at;
                 LOG.log(Level.WARNING, path + ": cutting a torn tail of " + tornBytes + " bytes at offset " + at
                         + " (a write interrupted by a crash; it was never acknowledged)");
                 return at;
-            } else {
-                throw corrupt(path, at, status == RecordCodec.Status.TORN
-                        ? "record runs past the end of a segment that is not the last"
-                        : "record fails its length check or CRC32C");
             }
+            throw corrupt(path, at, status == RecordCodec.Status.TORN
+                    ? "record is incomplete in a segment that is not the last"
+                    : "record fails its length check or CRC32C, and bytes follow it");
         }
         return at;
     }
 
-    private static boolean isZeroOrPrefixOfHeader(final ByteBuffer buf, final long number) {
+    /** Nothing but a prefix of the header (or zeros in its place), then zeros. */
+    private static boolean isEmptySegment(final ByteBuffer buf, final long number) {
         ByteBuffer h = SegmentFiles.header(number);
-        for (int i = 0; i < buf.limit(); i++) {
+        int n = Math.min(buf.limit(), SegmentFiles.FILE_HEADER);
+        boolean whole = buf.limit() >= SegmentFiles.FILE_HEADER;
+        for (int i = 0; i < n; i++) {
             if (buf.get(i) != h.get(i) && buf.get(i) != 0) {
                 return false;
             }
+            whole &= buf.get(i) == h.get(i);
         }
-        return true;
+        // A whole header is a segment like any other (read as such, with its format checked).
+        return !whole && RecordCodec.allZero(buf, n);
     }
 
     private static UncheckedIOException corrupt(final Path path, final long offset, final String what) {

@@ -23,7 +23,13 @@ import java.util.Map;
  * 16-byte header (magic {@code TWJ1}, format version, segment number), then records. IO only: no
  * records are decoded here and no timer is known.
  *
- * <p>Threading: {@link #append}, {@link #force}, {@link #truncateActive} and {@link #openActive} belong to
+ * <p>Formats: 1, segments that grow with their records and end at the end of the file; 2 (written
+ * now), the same records, but the segment appended to may be preallocated with zeros after them
+ * ({@code ActiveSegment}), so its records end at the first all-zero record header. A reader of
+ * format 1 would take that zero tail, or a torn record followed by zeros, for corruption; hence
+ * the new number, which such a reader refuses with a clear message. This build reads both.
+ *
+ * <p>Threading: {@link #append}, {@link #force}, {@link #cutBack} and {@link #openActive} belong to
  * the writer thread; {@link #read} and {@link #delete} to whoever holds the store's lock (readers
  * hold it too, so a segment is never deleted under a read).
  */
@@ -31,8 +37,12 @@ public final class SegmentFiles implements AutoCloseable {
 
     /** "TWJ1". */
     public static final int MAGIC = 0x54574A31;
-    /** The one format this build reads and writes. */
-    public static final int FORMAT = 1;
+    /** The format this build writes; it reads this one and {@link #FORMAT_GROWING}. */
+    public static final int FORMAT = 2;
+    /** The first format: segments that only grow, never preallocated. */
+    public static final int FORMAT_GROWING = 1;
+    /** The default preallocation chunk: about a millisecond of zeros to write and force on a fast disk. */
+    public static final long DEFAULT_CHUNK = 1 << 20;
     /** Bytes of a segment's header. */
     public static final int FILE_HEADER = 16;
 
@@ -41,12 +51,11 @@ public final class SegmentFiles implements AutoCloseable {
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final Map<Long, FileChannel> readers = new HashMap<>();
-    private FileChannel active;
-    private long activeNumber = -1;
-    private volatile long activeSize;
+    private final ActiveSegment active;
 
     /**
-     * Opens (creating if needed) a journal directory and locks it.
+     * Opens (creating if needed) a journal directory and locks it; the active segment grows with its
+     * records (no preallocation).
      *
      * @param dir      the directory
      * @param channels how channels are opened
@@ -54,8 +63,23 @@ public final class SegmentFiles implements AutoCloseable {
      * @throws UncheckedIOException  if it cannot be created or locked
      */
     public SegmentFiles(final Path dir, final ChannelFactory channels) {
+        this(dir, channels, 0);
+    }
+
+    /**
+     * Opens (creating if needed) a journal directory and locks it.
+     *
+     * @param dir        the directory
+     * @param channels   how channels are opened
+     * @param preallocate bytes of zeros to keep ahead of the active segment's records, added this
+     *                   many at a time; 0 for none
+     * @throws IllegalStateException if another process, or another store in this JVM, holds it
+     * @throws UncheckedIOException  if it cannot be created or locked
+     */
+    public SegmentFiles(final Path dir, final ChannelFactory channels, final long preallocate) {
         this.dir = dir;
         this.channels = channels;
+        this.active = new ActiveSegment(preallocate);
         FileChannel ch = null;
         try {
             Files.createDirectories(dir);
@@ -135,38 +159,44 @@ public final class SegmentFiles implements AutoCloseable {
     }
 
     /**
-     * Makes {@code number} the segment appended to, truncated to {@code size} (a torn tail is cut, a
-     * header rewritten if missing), or created with a header.
+     * Makes {@code number} the segment appended to: cut to {@code size} (a torn tail, and any zeros
+     * after the records, are cut; a header rewritten if missing), or created with a header; then
+     * preallocated if this journal preallocates, and forced. The segment it replaces first loses its
+     * preallocated zeros, so a closed segment's file holds its records only. If this fails, the
+     * previous segment stays active.
      *
      * @param number the segment number
      * @param size   the valid bytes to keep, or 0 to create it
      * @throws IOException if it cannot be opened or written
      */
     public void openActive(final long number, final long size) throws IOException {
+        active.trimForRoll();
         FileChannel ch = channels.open(path(number), StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
+        FileChannel old;
         try {
-            if (size < FILE_HEADER) {
-                ch.truncate(0);
-                ByteBuffer h = header(number);
-                while (h.hasRemaining()) {
-                    ch.write(h, h.position());
-                }
-                activeSize = FILE_HEADER;
-            } else {
-                ch.truncate(size);
-                activeSize = size;
-            }
-            ch.force(true);
+            old = active.switchTo(ch, number, size, header(number));
         } catch (IOException | RuntimeException e) {
             closeQuietly(ch);
             throw e;
         }
-        FileChannel old = active;
-        active = ch;
-        activeNumber = number;
         closeQuietly(old);
         forceDirectory();
+    }
+
+    /**
+     * Cuts a segment that will not be appended to back to its valid bytes (recovery, for a last
+     * segment of an older format: a new segment takes the appends).
+     *
+     * @param number the segment number
+     * @param size   the valid bytes
+     * @throws IOException if it cannot be cut
+     */
+    public void cut(final long number, final long size) throws IOException {
+        try (FileChannel ch = channels.open(path(number), StandardOpenOption.WRITE)) {
+            ch.truncate(size);
+            ch.force(true);
+        }
     }
 
     /**
@@ -180,20 +210,15 @@ public final class SegmentFiles implements AutoCloseable {
     }
 
     /**
-     * Appends bytes to the active segment (not yet forced).
+     * Appends bytes to the active segment (not yet forced); extends its preallocation first if
+     * they would pass it.
      *
      * @param bytes what to write, position to limit
      * @return the offset they start at
-     * @throws IOException if the write fails (the caller truncates back)
+     * @throws IOException if the write fails (the caller cuts back)
      */
     public long append(final ByteBuffer bytes) throws IOException {
-        long at = activeSize;
-        long p = at;
-        while (bytes.hasRemaining()) {
-            p += active.write(bytes, p);
-        }
-        activeSize = p;
-        return at;
+        return active.append(bytes);
     }
 
     /**
@@ -202,19 +227,18 @@ public final class SegmentFiles implements AutoCloseable {
      * @throws IOException if the disk reports an error
      */
     public void force() throws IOException {
-        active.force(false);
+        active.force();
     }
 
     /**
-     * Cuts the active segment back to {@code size} after a failed batch, and forces the cut.
+     * Removes everything written to the active segment after {@code size} (a failed batch) and
+     * forces the removal: zeros over it when preallocated, else a truncation.
      *
      * @param size the size before the batch
      * @throws IOException if the disk still fails
      */
-    public void truncateActive(final long size) throws IOException {
-        activeSize = size;
-        active.truncate(size);
-        active.force(true);
+    public void cutBack(final long size) throws IOException {
+        active.cutBack(size);
     }
 
     /**
@@ -223,16 +247,25 @@ public final class SegmentFiles implements AutoCloseable {
      * @return the number
      */
     public long activeNumber() {
-        return activeNumber;
+        return active.number();
     }
 
     /**
-     * The active segment's size.
+     * The active segment's size: the end of its last record.
      *
      * @return bytes
      */
     public long activeSize() {
-        return activeSize;
+        return active.size();
+    }
+
+    /**
+     * The active segment's file length: its records and the zeros preallocated after them.
+     *
+     * @return bytes
+     */
+    public long activeFileBytes() {
+        return active.fileBytes();
     }
 
     /**
@@ -341,7 +374,7 @@ public final class SegmentFiles implements AutoCloseable {
             closeQuietly(ch);
         }
         readers.clear();
-        closeQuietly(active);
+        closeQuietly(active.channel());
         try {
             lock.release();
         } catch (IOException ignored) {
