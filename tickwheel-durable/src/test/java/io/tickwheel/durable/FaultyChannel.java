@@ -12,7 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A file channel over a real one whose writes, forces and truncations throw {@link IOException}
  * while {@link #mode} says so: a failing (or full) disk under the journal. Modes: 1, forces fail;
- * 2, writes too; 3, truncations too; -1, only the next force fails (the mode then drops to 0).
+ * 2, writes too; 3, truncations too; -1, only the next force fails (the mode then drops to 0);
+ * -2, the next force fails, one more write lands, and then everything fails (mode 3): a process
+ * killed right after that write.
  */
 final class FaultyChannel extends FileChannel {
 
@@ -26,6 +28,9 @@ final class FaultyChannel extends FileChannel {
     }
 
     private void writeCheck() throws IOException {
+        if (mode.compareAndSet(-3, 3)) {
+            return;
+        }
         if (mode.get() >= 2) {
             throw new IOException("injected: No space left on device");
         }
@@ -80,7 +85,7 @@ final class FaultyChannel extends FileChannel {
 
     @Override
     public void force(final boolean metaData) throws IOException {
-        if (mode.get() >= 1 || mode.compareAndSet(-1, 0)) {
+        if (mode.get() >= 1 || mode.compareAndSet(-1, 0) || mode.compareAndSet(-2, -3)) {
             throw new IOException("injected: fsync failed (EIO)");
         }
         d.force(metaData);

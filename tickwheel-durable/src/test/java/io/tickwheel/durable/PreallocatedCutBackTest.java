@@ -109,4 +109,36 @@ class PreallocatedCutBackTest {
             assertThat(s.pendingTimeouts()).isEqualTo(2);
         }
     }
+
+    @Test
+    void killedPartWayThroughZeroingAFailedBatch_recoversAsATornTail() throws Exception {
+        byte[] big = new byte[200_000]; // more than one 64 KiB zeroing write
+        Arrays.fill(big, MARK);
+        JournalStore s = store();
+        try {
+            s.schedule("t", "kept", new byte[] {1}, FAR).join();
+            mode.set(-2);
+            // The force fails; the cut-back's first zeroing write lands, then the disk is gone
+            // (every later write, force and truncation fails): a kill -9 at that moment.
+            assertThatThrownBy(() -> s.schedule("t", "lost", big, FAR).join())
+                    .hasCauseInstanceOf(UncheckedIOException.class);
+            assertThat(mode.get()).as("the kill point was reached").isEqualTo(3);
+            assertThat(traceOfFailedBatch()).as("most of the failed batch is still on disk").isTrue();
+        } finally {
+            try {
+                s.close();
+            } catch (RuntimeException ignored) {
+                // The disk is gone; what matters is what it left behind.
+            }
+        }
+        mode.set(0);
+        try (JournalStore again = store()) {
+            // Zeroing from the batch's end back leaves its head followed by zeros: a torn tail.
+            // Front to back left zeros followed by the rest of it, which recovery refused.
+            assertThat(again.find("t", "kept")).isPresent();
+            assertThat(again.find("t", "lost")).isEmpty();
+            assertThat(again.pendingTimeouts()).isEqualTo(1);
+            again.schedule("t", "after", new byte[] {2}, FAR).join();
+        }
+    }
 }

@@ -153,7 +153,7 @@ final class ActiveSegment {
         size = to;
         if (chunk > 0) {
             try {
-                writeZeros(ch, to, Math.min(dirtyEnd, allocated));
+                zeroBackwards(to, Math.min(dirtyEnd, allocated));
                 ch.force(true);
                 dirtyEnd = to;
                 return;
@@ -171,10 +171,27 @@ final class ActiveSegment {
     }
 
     private void truncate(final long to) throws IOException {
-        allocated = Math.min(allocated, to);
+        // allocated drops only once the file did: if truncate throws, the retry must still zero the
+        // whole failed batch, not the empty range below a lowered allocated.
         ch.truncate(to);
+        allocated = Math.min(allocated, to);
         ch.force(true);
         dirtyEnd = to;
+    }
+
+    /**
+     * Zeroes a failed batch from its end back to {@code from}, one page-aligned page at a time: a
+     * kill -9 part-way then leaves the batch's head followed by zeros only, which recovery reads as
+     * a torn tail. Zeroing front to back would leave zeros followed by the rest of the batch, which
+     * recovery must refuse as corruption.
+     */
+    private void zeroBackwards(final long from, final long to) throws IOException {
+        long end = to;
+        while (end > from) {
+            long start = Math.max(from, (end - 1) / PAGE * PAGE);
+            writeZeros(ch, start, end);
+            end = start;
+        }
     }
 
     private void writeZeros(final FileChannel c, final long from, final long to) throws IOException {

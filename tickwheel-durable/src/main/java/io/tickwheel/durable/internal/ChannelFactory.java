@@ -37,4 +37,20 @@ public interface ChannelFactory {
     default void delete(final Path path) throws IOException {
         Files.deleteIfExists(path);
     }
+
+    /**
+     * Deletes a segment just made for a roll that then failed (its zeros or its force). The previous
+     * segment stays active, so the new one must not stay behind it: a torn tail in the active one
+     * would then not be the journal's last, and recovery would refuse it.
+     *
+     * @param path the new segment
+     * @param failure the roll's failure, which a failed delete is added to
+     */
+    default void deleteAfter(final Path path, final Exception failure) {
+        try {
+            delete(path);
+        } catch (IOException again) {
+            failure.addSuppressed(again);
+        }
+    }
 }

@@ -178,6 +178,9 @@ public final class SegmentFiles implements AutoCloseable {
             old = active.switchTo(ch, number, size, header(number));
         } catch (IOException | RuntimeException e) {
             closeQuietly(ch);
+            if (size == 0) { // a failed roll's segment must not outlive it: see deleteAfter
+                channels.deleteAfter(path(number), e);
+            }
             throw e;
         }
         closeQuietly(old);
