@@ -153,8 +153,7 @@ public final class HierarchicalWheel extends TimingWheel {
                 }
             }
         } catch (Throwable t) {
-            buckets.salvage(bucket, nodes, keys, 0, i, count);
-            occupiedAgain(bucket);
+            salvage(bucket, nodes, keys, i, count);
             throw t;
         }
     }
@@ -196,18 +195,19 @@ public final class HierarchicalWheel extends TimingWheel {
                 nodes[i] = null;
             }
         } catch (Throwable t) {
-            buckets.salvage(bucket, nodes, keys, 0, i, count);
-            occupiedAgain(bucket);
+            salvage(bucket, nodes, keys, i, count);
             throw t;
         }
     }
 
     /**
-     * A walk of a detached bucket failed (a sink threw: the worker is about to fail) and its
-     * unfinished nodes went back into it: mark it occupied again, so the final drain finds them.
+     * A walk of a detached bucket failed at {@code failed} (a sink threw: the worker is about to
+     * fail): the nodes it had not finished go back into the bucket, keys included, and the bucket
+     * is marked occupied again, so the final drain finds them.
      */
-    private void occupiedAgain(final int bucket) {
-        if (buckets.count(bucket) > 0) {
+    private void salvage(final int bucket, final TimeoutNode[] nodes, final int[] keys, final int failed,
+            final int count) {
+        if (buckets.salvage(bucket, nodes, keys, 0, failed, count) > 0) {
             occupied[bucket >>> bits] |= 1L << (bucket & (int) slotMask);
         }
     }

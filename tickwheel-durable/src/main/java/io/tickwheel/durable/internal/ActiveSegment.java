@@ -205,7 +205,8 @@ final class ActiveSegment {
         }
     }
 
-    private static long roundUp(final long bytes) {
+    /** Rounds up to whole pages. */
+    static long roundUp(final long bytes) {
         return (bytes + PAGE - 1) / PAGE * PAGE;
     }
 

@@ -85,8 +85,7 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
      * @return bytes, a whole number of pages
      */
     static long preallocationChunk(final long segmentBytes) {
-        long page = 4096;
-        return Math.min(SegmentFiles.DEFAULT_CHUNK, Math.max(page, (segmentBytes + page - 1) / page * page));
+        return Math.min(SegmentFiles.DEFAULT_CHUNK, Math.max(ActiveSegment.PAGE, ActiveSegment.roundUp(segmentBytes)));
     }
 
     /**

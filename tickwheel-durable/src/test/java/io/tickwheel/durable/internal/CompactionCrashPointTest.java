@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tickwheel.durable.StoredTimeout;
-import io.tickwheel.durable.TimerStore;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -241,22 +240,7 @@ class CompactionCrashPointTest {
         Journal(final Path dir, final ChannelFactory channels) {
             files = new SegmentFiles(dir, channels);
             closedSizes = new TreeMap<>(Recovery.run(files, core).closedSizes);
-            writer = new GroupCommitWriter(core, files, false, new GroupCommitWriter.Host() {
-                @Override
-                public long horizonMillis() {
-                    return Long.MIN_VALUE;
-                }
-
-                @Override
-                public TimerStore.Sink sink() {
-                    return null;
-                }
-
-                @Override
-                public void afterBatch() {
-                    // the test rolls and compacts itself
-                }
-            }, "test-journal-writer");
+            writer = new GroupCommitWriter(core, files, false, new IdleHost(), "test-journal-writer");
         }
 
         Object submit(final JournalOp op) {

@@ -3,7 +3,6 @@ package io.tickwheel.durable.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tickwheel.durable.TimerStore;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -43,7 +42,7 @@ class PreallocatedSegmentTest {
         JournalCore core = new JournalCore();
         try (SegmentFiles files = new SegmentFiles(dir, ChannelFactory.DEFAULT, chunk)) {
             Recovery.run(files, core);
-            GroupCommitWriter w = new GroupCommitWriter(core, files, true, new NoHost(), "test-journal-writer");
+            GroupCommitWriter w = new GroupCommitWriter(core, files, true, new IdleHost(), "test-journal-writer");
             try {
                 for (int i = 0; i < n; i++) {
                     starts.add((int) files.activeSize());
@@ -142,7 +141,7 @@ class PreallocatedSegmentTest {
         long records;
         try (SegmentFiles files = new SegmentFiles(dir, ChannelFactory.DEFAULT, chunk)) {
             Recovery.run(files, core);
-            GroupCommitWriter w = new GroupCommitWriter(core, files, true, new NoHost(), "test-journal-writer");
+            GroupCommitWriter w = new GroupCommitWriter(core, files, true, new IdleHost(), "test-journal-writer");
             try {
                 for (int i = 0; i < 600; i++) {
                     JournalOp op = JournalOp.schedule("t", "key-" + i, new byte[20], DEADLINE);
@@ -231,24 +230,6 @@ class PreallocatedSegmentTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** A store without timer or maintenance: the test rolls itself. */
-    private static final class NoHost implements GroupCommitWriter.Host {
-        @Override
-        public long horizonMillis() {
-            return Long.MIN_VALUE;
-        }
-
-        @Override
-        public TimerStore.Sink sink() {
-            return null;
-        }
-
-        @Override
-        public void afterBatch() {
-            // nothing rolls or compacts here
         }
     }
 }
