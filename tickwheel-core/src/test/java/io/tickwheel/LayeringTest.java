@@ -42,7 +42,7 @@ class LayeringTest {
             new Layer("structures", "TimeoutOwner", "TimeoutNode", "BucketArrays", "TimingWheel", "HashedWheel",
                     "HierarchicalWheel", "PendingLimit", "NodeQueue"),
             new Layer("engine", "HandOff", "WorkerControl", "Worker", "LeakGuard", "Lifecycle",
-                    "TimerOptions", "TimerCore", "StatsRecorder", "TimedTask"),
+                    "TimerOptions", "TimerCore", "StatsRecorder", "TimedTask", "InlineTiming"),
             new Layer("adapters", "CompletionExecutor", "ScheduledTask", "ScheduledExecutorCore", "FuturesTimeoutTask"),
             new Layer("facades", "TimerStats", "HashedWheelTimer", "HierarchicalWheelTimer", "Timers",
                     "WheelScheduledExecutorService", "TimeoutFutures"));

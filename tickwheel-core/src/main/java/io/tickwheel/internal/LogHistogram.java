@@ -65,6 +65,23 @@ public final class LogHistogram {
     }
 
     /**
+     * Records {@code count} equal values at once; only ever from one thread at a time, as
+     * {@link #record}.
+     *
+     * @param value nanoseconds each; a negative value counts as 0
+     * @param count how many; at least 1
+     */
+    public void recordEach(final long value, final int count) {
+        long v = Math.max(0, value);
+        if (v > (long) MAX.getOpaque(this)) {
+            MAX.setRelease(this, v);
+        }
+        SUM.setRelease(this, (long) SUM.getOpaque(this) + v * count);
+        int index = LogBuckets.index(v);
+        BUCKETS.setRelease(buckets, index, (long) BUCKETS.getOpaque(buckets, index) + count);
+    }
+
+    /**
      * Records a value from any thread. A negative value counts as 0.
      *
      * @param value nanoseconds

@@ -123,6 +123,39 @@ public final class StatsRecorder {
         }
     }
 
+    /** Counts a task that threw, when its time is recorded with its group's; worker thread only. */
+    public void taskFailed() {
+        taskFailures.incrementAndGet();
+    }
+
+    /**
+     * Records a group of tasks the worker ran back to back and timed together (see
+     * {@code InlineTiming}); worker thread only, and only when tasks run on it.
+     *
+     * @param tasks the group's tasks, named if the group ran slow
+     * @param count how many of {@code tasks} ran
+     * @param nanos how long they ran in all
+     * @param evenSplit true to record each as taking an equal share, false to record one as
+     *     taking all of it and the rest nothing
+     */
+    public void groupRan(final Object[] tasks, final int count, final long nanos, final boolean evenSplit) {
+        if (evenSplit) {
+            taskTime.recordEach(nanos / count, count);
+        } else {
+            taskTime.record(nanos);
+            if (count > 1) {
+                taskTime.recordEach(0, count - 1);
+            }
+        }
+        if (nanos >= slowTaskNanos) {
+            if (count == 1) {
+                slowTask(tasks[0], nanos);
+            } else {
+                slowGroup(tasks, count, nanos);
+            }
+        }
+    }
+
     /** Counts an expired task the executor refused; the worker logs it. */
     public void executorRejected() {
         executorRejections.incrementAndGet();
@@ -150,6 +183,24 @@ public final class StatsRecorder {
             // The count and the JFR event still record it; the worker must not die of a logger.
         }
         JfrSupport.slowTask(timerName, name, nanos);
+    }
+
+    /** A slow group: counted as one slow task, with every task that may have been it named. */
+    private void slowGroup(final Object[] tasks, final int count, final long nanos) {
+        slowTasks.incrementAndGet();
+        StringBuilder names = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            names.append(i == 0 ? "" : i == count - 1 ? " or " : ", ").append(TimeoutNode.describe(tasks[i]));
+        }
+        try {
+            logger.log(System.Logger.Level.WARNING, "One of the TimerTasks " + names + " of " + timerName
+                    + ", run back to back in a burst and timed together, ran for up to "
+                    + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms (slow-task threshold "
+                    + TimeUnit.NANOSECONDS.toMillis(slowTaskNanos) + " ms); every timeout due meanwhile fired late");
+        } catch (Throwable ignored) {
+            // As in slowTask: the count and the JFR event still record it.
+        }
+        JfrSupport.slowTask(timerName, names.toString(), nanos);
     }
 
     /**

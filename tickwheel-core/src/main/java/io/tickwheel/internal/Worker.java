@@ -22,11 +22,10 @@ import java.util.function.Consumer;
  *
  * <h2>What it measures</h2>
  * It is the only writer of its {@link StatsRecorder}'s expiries, wake-ups and lateness. A fire's
- * lateness is its start time minus its deadline; the start time of the first task of a pass is
- * the pass's clock reading, and each task run here ends with one clock reading that is both its
- * end and the next task's start: one {@code nanoTime} per task, which times the task (for the
- * task-time histogram and the slow-task check) and dates the next fire. A task handed to the
- * executor is dated by the pass's reading and timed on the executor ({@link TimedTask}).
+ * lateness is its start time minus its deadline. A task run here is timed, and the next fire
+ * dated, by {@link InlineTiming}: one clock reading per task, or per group of tiny tasks in a
+ * burst. A task handed to the executor is dated by the pass's reading and timed on the executor
+ * ({@link TimedTask}).
  *
  * <p>Threading: worker thread only, except {@link #unprocessed()}, which the stopping thread
  * reads after seeing the lifecycle's volatile {@code terminated} flag, written after the drain.
@@ -44,8 +43,8 @@ final class Worker implements Runnable {
     /** Runs expired tasks, or null to run them on this thread. */
     private final Executor taskExecutor;
     private final StatsRecorder stats;
-    /** The latest clock reading of this pass: when the next due task starts. */
-    private long fireNanos;
+    /** Times the tasks run here and dates every fire of a pass. */
+    private final InlineTiming timing;
     /** Set by the one call that runs the worker; see {@link #runIfFirst()}. */
     private final AtomicBoolean ran = new AtomicBoolean();
     /** Mirrors the hand-off's retired cell; the worker is its only writer. */
@@ -75,6 +74,7 @@ final class Worker implements Runnable {
         this.logger = options.logger();
         this.taskExecutor = options.taskExecutor();
         this.stats = stats;
+        this.timing = new InlineTiming(clock, stats);
     }
 
     @Override
@@ -121,12 +121,17 @@ final class Worker implements Runnable {
     private void loop() {
         while (control.isStarted()) {
             long now = clock.nanoTime();
+            // Before the transfer: it expires the nodes it finds already due.
+            timing.passStarted(now);
             if (handOff.transferDue(now - originNanos)) {
                 droppedHere += handOff.transferTo(wheel, expiry);
+                timing.flush();
                 purgeIfWorthIt();
+                // A big backlog or a purge can take milliseconds: not the next task's time.
+                timing.resume(clock.nanoTime());
             }
-            fireNanos = now;
             wheel.advance(now, expiry);
+            timing.flush();
             park(clock.nanoTime());
         }
     }
@@ -138,13 +143,9 @@ final class Worker implements Runnable {
             return;
         }
         retire();
-        long start = fireNanos;
-        stats.expired(start - node.deadlineNanos);
+        stats.expired(timing.fireNanos() - node.deadlineNanos);
         if (taskExecutor == null) {
-            boolean completed = node.runTask();
-            long end = clock.nanoTime();
-            fireNanos = end;
-            stats.taskRan(node.task(), end - start, !completed);
+            timing.run(node);
             return;
         }
         try {
