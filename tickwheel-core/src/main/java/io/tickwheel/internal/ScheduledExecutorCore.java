@@ -1,5 +1,6 @@
 package io.tickwheel.internal;
 
+import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,13 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     private static final int TERMINATED = 3;
 
     private final Timer timer;
+    /**
+     * The engine behind {@code timer} when it is one of ours on the system clock, else null:
+     * scheduling on it directly lets a task's due time and its timeout's deadline come from one
+     * clock reading.
+     */
+    private final TimerCore direct;
+    private final TimeoutOwner owner;
     private final Executor workers;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition terminated = lock.newCondition();
@@ -66,13 +74,34 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
      * @param workers the executor that runs the task bodies
      */
     public ScheduledExecutorCore(final Timer timer, final Executor workers) {
+        this(timer, workers, null, null);
+    }
+
+    /**
+     * Creates an engine on one of our own timers, given its engine and owner; the caller has
+     * checked every argument. On a timer whose clock is not {@link System#nanoTime()}, it
+     * schedules through {@code timer} as the two-argument constructor does.
+     *
+     * @param timer the timer that holds the due times
+     * @param workers the executor that runs the task bodies
+     * @param timerCore the engine behind {@code timer}
+     * @param timerOwner what {@code timer}'s timeouts keep
+     */
+    public ScheduledExecutorCore(final Timer timer, final Executor workers, final TimerCore timerCore,
+            final TimeoutOwner timerOwner) {
         this.timer = timer;
         this.workers = workers;
+        boolean usable = timerCore != null && timerOwner != null && timerCore.onSystemClock();
+        this.direct = usable ? timerCore : null;
+        this.owner = usable ? timerOwner : null;
     }
 
     @Override
-    public Timer timer() {
-        return timer;
+    public Timeout newTimeout(final ScheduledTask<?> task, final long nowNanos, final long delayNanos) {
+        if (direct != null) {
+            return direct.schedule(owner, task, nowNanos, delayNanos);
+        }
+        return timer.newTimeout(task, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -88,13 +117,14 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     public <V> ScheduledTask<V> schedule(final Callable<V> callable, final long delayNanos, final long periodNanos) {
         long delay = Math.min(delayNanos, MAX_DELAY_NANOS);
         long period = Math.max(-MAX_DELAY_NANOS, Math.min(periodNanos, MAX_DELAY_NANOS));
-        ScheduledTask<V> task = new ScheduledTask<>(this, callable, System.nanoTime() + Math.max(delay, 0), period);
+        long now = System.nanoTime(); // the timer's clock too when direct != null: one reading for both
+        ScheduledTask<V> task = new ScheduledTask<>(this, callable, now + Math.max(delay, 0), period);
         track(task);
         if (delay <= 0) {
             dispatch(task, true); // no tick to wait for: a zero delay runs now, as in the JDK
         } else {
             try {
-                task.arm(delay);
+                task.arm(now, delay);
             } catch (Throwable t) {
                 // Refused, or an Error: the caller never gets the task, so it must not stay registered
                 // (it would keep the executor from terminating).

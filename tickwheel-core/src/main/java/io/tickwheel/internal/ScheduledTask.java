@@ -1,7 +1,6 @@
 package io.tickwheel.internal;
 
 import io.tickwheel.Timeout;
-import io.tickwheel.Timer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
@@ -95,8 +94,13 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      * names it: the executor uses its tasks, not the other way round.
      */
     interface Host {
-        /** The timer that holds the due times. */
-        Timer timer();
+        /**
+         * Puts a timeout for {@code task} on the timer, due {@code delayNanos} after
+         * {@code nowNanos}, a {@link System#nanoTime()} reading the caller has just taken.
+         *
+         * @throws IllegalStateException if the timer is stopped
+         */
+        Timeout newTimeout(ScheduledTask<?> task, long nowNanos, long delayNanos);
 
         /** Hands a due task to the workers; see {@link ScheduledExecutorCore#dispatch}. */
         void dispatch(ScheduledTask<?> task, boolean throwOnReject);
@@ -214,7 +218,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         long time = periodNanos > 0 ? timeNanos + periodNanos : now - periodNanos;
         timeNanos = time;
         try {
-            return arm(time - now);
+            return arm(now, time - now);
         } catch (RejectedExecutionException e) {
             reject(e);
             return false;
@@ -231,15 +235,16 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      * then reads {@code timeout}: this writes {@code timeout} then reads the state, so (all
      * volatile) at least one of them sees the other and the armed timeout is always cancelled.
      *
+     * @param nowNanos a {@link System#nanoTime()} reading taken just before, which the delay counts from
      * @param delayNanos the delay; zero or less fires on the next tick
      * @return false if the task is already done, so it will not run again
      * @throws RejectedExecutionException if the timer is stopped or at its pending limit
      */
-    boolean arm(final long delayNanos) {
+    boolean arm(final long nowNanos, final long delayNanos) {
         Timeout previous = timeout;
         Timeout armed;
         try {
-            armed = core.timer().newTimeout(this, delayNanos, TimeUnit.NANOSECONDS);
+            armed = core.newTimeout(this, nowNanos, delayNanos);
         } catch (IllegalStateException stopped) {
             throw new RejectedExecutionException("the timer was stopped", stopped);
         }
