@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -26,16 +27,19 @@ import java.util.concurrent.locks.ReentrantLock;
  *   SHUTDOWN | STOP --registry empty--&gt; TERMINATED      signals awaitTermination
  * </pre>
  * A task is registered before its first timeout is armed and leaves the registry exactly once
- * (see {@link ScheduledTask}); registering checks RUNNING under the lock, so once shutdown has
- * taken its snapshot no task can join, and termination is decided when the last one leaves.
- * The registry is an intrusive doubly linked list, so it allocates nothing per task and
- * removes in constant time.
+ * (see {@link ScheduledTask}); registering checks RUNNING under {@code registryLock}, so once
+ * shutdown has taken its snapshot no task can join, and termination is decided, under that
+ * lock, when the last one leaves. The registry is an intrusive doubly linked list, so it
+ * allocates nothing per task and removes in constant time; its lock is a {@link SpinLock}, since
+ * every section is a few writes (shutdown's copy aside): a schedule and a cancel pay one CAS
+ * each for it, and the sequence number that orders ties comes free with the registration.
  *
  * <p>{@link AbstractExecutorService} supplies invokeAll and invokeAny on top of
  * {@link #execute(Runnable)}.
  *
- * <p>Threading: thread-safe (via {@code lock}, which guards the registry and the state writes;
- * {@code runState} is volatile so the fast checks need no lock).
+ * <p>Threading: thread-safe ({@code registryLock} guards the registry, the sequence and the
+ * state writes; {@code runState} is volatile so the fast checks and awaitTermination need no
+ * registry lock; {@code lock} only carries the termination signal).
  */
 public final class ScheduledExecutorCore extends AbstractExecutorService implements ScheduledTask.Host {
 
@@ -50,6 +54,9 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     private static final int STOP = 2;
     private static final int TERMINATED = 3;
 
+    /** Numbers executors once each, for {@link #ordinal()}. */
+    private static final AtomicLong ORDINALS = new AtomicLong();
+
     private final Timer timer;
     /**
      * The engine behind {@code timer} when it is one of ours on the system clock, else null:
@@ -59,13 +66,17 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     private final TimerCore direct;
     private final TimeoutOwner owner;
     private final Executor workers;
+    /** For awaitTermination's wait and its signal only. */
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition terminated = lock.newCondition();
-    /** Written under {@code lock}; read anywhere. */
+    private final SpinLock registryLock = new SpinLock();
+    /** Written under {@code registryLock}; read anywhere. */
     private volatile int runState;
-    /** The registry; guarded by {@code lock}. */
+    /** The registry and the last sequence number given; guarded by {@code registryLock}. */
     private ScheduledTask<?> first;
     private ScheduledTask<?> last;
+    private long sequence;
+    private final long ordinal = ORDINALS.getAndIncrement();
 
     /**
      * Creates an engine; the caller has checked both arguments.
@@ -94,6 +105,11 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
         boolean usable = timerCore != null && timerOwner != null && timerCore.onSystemClock();
         this.direct = usable ? timerCore : null;
         this.owner = usable ? timerOwner : null;
+    }
+
+    @Override
+    public long ordinal() {
+        return ordinal;
     }
 
     @Override
@@ -167,11 +183,12 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     }
 
     private void track(final ScheduledTask<?> task) {
-        lock.lock();
+        registryLock.lock();
         try {
             if (runState != RUNNING) {
                 throw new RejectedExecutionException("the executor has been shut down");
             }
+            task.sequence = ++sequence;
             if (last == null) {
                 first = task;
             } else {
@@ -180,7 +197,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
             }
             last = task;
         } finally {
-            lock.unlock();
+            registryLock.unlock();
         }
     }
 
@@ -192,7 +209,8 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     @SuppressWarnings("ReferenceEquality") // the registry links objects: identity is the point
     @Override
     public void untrack(final ScheduledTask<?> task) {
-        lock.lock();
+        boolean terminatedNow;
+        registryLock.lock();
         try {
             if (task.prev == null && first != task) {
                 return; // already removed
@@ -209,34 +227,58 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
             }
             task.prev = null;
             task.next = null;
-            tryTerminate();
+            terminatedNow = tryTerminate();
+        } finally {
+            registryLock.unlock();
+        }
+        if (terminatedNow) {
+            signalTerminated();
+        }
+    }
+
+    /** Under {@code registryLock}: terminates once shut down with nothing left; true if this call did. */
+    private boolean tryTerminate() {
+        if (runState != RUNNING && runState != TERMINATED && first == null) {
+            runState = TERMINATED;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Wakes awaitTermination, outside {@code registryLock}. A waiter checks {@code runState} under
+     * {@code lock} before it waits, and this takes {@code lock} after TERMINATED was written, so
+     * no waiter can miss it.
+     */
+    private void signalTerminated() {
+        lock.lock();
+        try {
+            terminated.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Under {@code lock}: terminates once shut down with nothing left. */
-    private void tryTerminate() {
-        if (runState != RUNNING && runState != TERMINATED && first == null) {
-            runState = TERMINATED;
-            terminated.signalAll();
-        }
-    }
-
-    /** Moves to {@code target} if behind it and copies the registry, under {@code lock}. */
+    /** Moves to {@code target} if behind it and copies the registry, under {@code registryLock}. */
     private List<ScheduledTask<?>> advanceAndSnapshot(final int target) {
         List<ScheduledTask<?>> tasks = new ArrayList<>();
-        lock.lock();
+        boolean terminatedNow;
+        registryLock.lock();
         try {
             if (runState < target) {
                 runState = target;
             }
+            // Before the copy, which allocates: an Error there must not skip termination (and a
+            // non-empty registry terminates later, when its last task leaves).
+            terminatedNow = tryTerminate();
             for (ScheduledTask<?> task = first; task != null; task = task.next) {
                 tasks.add(task);
             }
-            tryTerminate();
         } finally {
-            lock.unlock();
+            registryLock.unlock();
+        }
+        if (terminatedNow) {
+            signalTerminated();
         }
         return tasks;
     }

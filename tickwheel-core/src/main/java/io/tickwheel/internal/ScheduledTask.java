@@ -11,7 +11,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One task of a {@link ScheduledExecutorCore}, in three roles: the future its caller holds, the
@@ -36,8 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the task (run finished, cancel while not running, timer stopped, workers rejected) calls it.
  *
  * <p>Threading: thread-safe (result via FutureTask; {@code phase} and {@code timeout} via CAS;
- * {@code timeNanos} and {@code runner} are volatile; {@code prev}/{@code next} are guarded by
- * the core's lock).
+ * {@code timeNanos} and {@code runner} are volatile; {@code prev}, {@code next} and
+ * {@code sequence} are guarded by the core's registry lock).
  *
  * @param <V> the result type
  */
@@ -49,9 +48,6 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     private static final int INTERRUPTING = 3;
     private static final int INTERRUPTED = 4;
     private static final int DEAD = 5;
-
-    /** Breaks ties between equal times in FIFO order, as the JDK does, so compareTo is total. */
-    private static final AtomicLong SEQUENCER = new AtomicLong();
 
     private static final VarHandle PHASE;
     private static final VarHandle TIMEOUT;
@@ -69,7 +65,12 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     private final Host core;
     /** 0: one-shot; &gt; 0: fixed rate; &lt; 0: fixed delay of {@code -periodNanos}. */
     private final long periodNanos;
-    private final long sequence = SEQUENCER.getAndIncrement();
+    /**
+     * Breaks ties between equal times in FIFO order, as the JDK does, so compareTo is total:
+     * numbered per executor, in registration order, by the core under its registry lock, before
+     * the task is returned to its caller (which publishes it as the task itself is published).
+     */
+    long sequence;
     /**
      * The due time of the next run on {@link System#nanoTime()}. Written by the scheduling thread,
      * then only by the worker that ends a run (runs never overlap); read by anyone (volatile).
@@ -107,9 +108,12 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
 
         /** Removes a task that will never run again; see {@link ScheduledExecutorCore#untrack}. */
         void untrack(ScheduledTask<?> task);
+
+        /** Orders executors, unique to each, for compareTo's ties between their tasks. */
+        long ordinal();
     }
 
-    /** Links of the core's registry; guarded by the core's lock. */
+    /** Links of the core's registry; guarded by the core's registry lock. */
     ScheduledTask<?> prev;
     ScheduledTask<?> next;
 
@@ -302,7 +306,10 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
             if (diff != 0) {
                 return diff < 0 ? -1 : 1;
             }
-            return sequence < that.sequence ? -1 : 1;
+            if (sequence != that.sequence) {
+                return sequence < that.sequence ? -1 : 1;
+            }
+            return Long.compare(core.ordinal(), that.core.ordinal()); // two executors: still total
         }
         return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
     }
