@@ -37,7 +37,7 @@ class LayeringTest {
     static final List<Layer> LAYERS = List.of(
             new Layer("api", "Timer", "Timeout", "TimerTask"),
             new Layer("base", "Checks", "Clock", "PaddedLongs", "NamedThreadFactory", "Ticks", "HandOffTask",
-                    "SystemProperties", "SpinLock", "LogBuckets", "LogHistogram", "HistogramData", "StatsSnapshot",
+                    "SystemProperties", "LogBuckets", "LogHistogram", "HistogramData", "StatsSnapshot",
                     "StatsSource", "SlowTaskEvent", "TimerStatisticsEvent", "JfrEvents", "JfrSupport"),
             new Layer("structures", "TimeoutOwner", "TimeoutNode", "BucketArrays", "TimingWheel", "HashedWheel",
                     "HierarchicalWheel", "PendingLimit", "NodeQueue"),

@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * Hazard: the last pending task is cancelled while another thread shuts the executor down and
- * waits for termination. Termination is decided under the registry's {@link SpinLock} (by the
+ * waits for termination. Termination is decided under the registry's lock (by the
  * cancel's departure or by shutdown's own check, whichever finds the registry empty after the
  * state moved) and signalled afterwards under the condition's lock. If both or neither decided
  * it, or the signal could reach the waiter before it waited, awaitTermination would time out.

@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * Hazard: two threads schedule at once. Each links its task into the registry and takes the next
- * sequence number under the registry's {@link SpinLock}; a lost link would leave a task that
+ * sequence number under the registry's lock; a lost link would leave a task that
  * shutdownNow does not return (its future pending, the executor never terminating), and a shared
  * sequence number would make compareTo's tie-break inconsistent.
  *

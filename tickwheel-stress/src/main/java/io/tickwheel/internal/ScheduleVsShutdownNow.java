@@ -14,7 +14,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * Hazard: a schedule races shutdownNow on an empty executor. Registration checks the state and
- * links the task under the registry's {@link SpinLock}, and shutdownNow moves the state and copies
+ * links the task under the registry's lock, and shutdownNow moves the state and copies
  * the registry under it; if a task could join after the copy, it would be neither rejected nor
  * returned, its future would stay pending and the executor would never terminate. If the
  * termination decided under the spin lock were missed, the executor would not terminate either.
