@@ -260,6 +260,11 @@ public final class HashedWheelTimer implements Timer {
         return core;
     }
 
+    /** What this timer's timeouts keep; the executor adapter schedules on {@link #core()} with it. */
+    TimeoutOwner owner() {
+        return owner;
+    }
+
     /**
      * Builds a {@link HashedWheelTimer}; unset options keep Netty's defaults (tick 100 ms, 512 ticks
      * per wheel, leak detection on, no pending limit, tasks on the worker thread).

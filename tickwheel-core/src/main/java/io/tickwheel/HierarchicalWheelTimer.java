@@ -113,6 +113,11 @@ public final class HierarchicalWheelTimer implements Timer {
         return core;
     }
 
+    /** What this timer's timeouts keep; the executor adapter schedules on {@link #core()} with it. */
+    TimeoutOwner owner() {
+        return owner;
+    }
+
     static long saturatedNanos(final Duration duration) {
         try {
             return duration.toNanos();

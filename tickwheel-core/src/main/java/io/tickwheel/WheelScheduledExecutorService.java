@@ -79,7 +79,17 @@ public final class WheelScheduledExecutorService implements ScheduledExecutorSer
      * @throws NullPointerException if {@code timer} or {@code workers} is null
      */
     public WheelScheduledExecutorService(final Timer timer, final ExecutorService workers) {
-        core = new ScheduledExecutorCore(Checks.notNull(timer, "timer"), Checks.notNull(workers, "workers"));
+        Checks.notNull(timer, "timer");
+        Checks.notNull(workers, "workers");
+        // On our own timers, schedule on the engine directly: one clock reading dates both the
+        // future and its timeout (see ScheduledExecutorCore).
+        if (timer instanceof HierarchicalWheelTimer hierarchical) {
+            core = new ScheduledExecutorCore(timer, workers, hierarchical.core(), hierarchical.owner());
+        } else if (timer instanceof HashedWheelTimer hashed) {
+            core = new ScheduledExecutorCore(timer, workers, hashed.core(), hashed.owner());
+        } else {
+            core = new ScheduledExecutorCore(timer, workers);
+        }
     }
 
     @Override

@@ -37,8 +37,8 @@ class LayeringTest {
     static final List<Layer> LAYERS = List.of(
             new Layer("api", "Timer", "Timeout", "TimerTask"),
             new Layer("base", "Checks", "Clock", "PaddedLongs", "NamedThreadFactory", "Ticks", "HandOffTask",
-                    "SystemProperties", "LogBuckets", "LogHistogram", "HistogramData", "StatsSnapshot", "StatsSource",
-                    "SlowTaskEvent", "TimerStatisticsEvent", "JfrEvents", "JfrSupport"),
+                    "SystemProperties", "LogBuckets", "LogHistogram", "HistogramData", "StatsSnapshot",
+                    "StatsSource", "SlowTaskEvent", "TimerStatisticsEvent", "JfrEvents", "JfrSupport"),
             new Layer("structures", "TimeoutOwner", "TimeoutNode", "BucketArrays", "TimingWheel", "HashedWheel",
                     "HierarchicalWheel", "PendingLimit", "NodeQueue"),
             new Layer("engine", "HandOff", "WorkerControl", "Worker", "LeakGuard", "Lifecycle",

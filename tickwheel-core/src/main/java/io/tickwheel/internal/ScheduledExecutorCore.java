@@ -1,5 +1,6 @@
 package io.tickwheel.internal;
 
+import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -25,16 +27,21 @@ import java.util.concurrent.locks.ReentrantLock;
  *   SHUTDOWN | STOP --registry empty--&gt; TERMINATED      signals awaitTermination
  * </pre>
  * A task is registered before its first timeout is armed and leaves the registry exactly once
- * (see {@link ScheduledTask}); registering checks RUNNING under the lock, so once shutdown has
- * taken its snapshot no task can join, and termination is decided when the last one leaves.
- * The registry is an intrusive doubly linked list, so it allocates nothing per task and
- * removes in constant time.
+ * (see {@link ScheduledTask}); registering checks RUNNING under {@code registryLock}, so once
+ * shutdown has taken its snapshot no task can join, and termination is decided, under that
+ * lock, when the last one leaves. The registry is an intrusive doubly linked list, so it
+ * allocates nothing per task and removes in constant time; the sequence number that orders ties
+ * comes free with the registration, under the same lock, instead of from a global counter that
+ * every executor's callers would contend on. A spin lock (one CAS to take, a plain store to
+ * release) measured about as fast and was not kept: its waiters park in fixed spells instead of
+ * being woken in turn, which many request threads scheduling at once would pay for in latency.
  *
  * <p>{@link AbstractExecutorService} supplies invokeAll and invokeAny on top of
  * {@link #execute(Runnable)}.
  *
- * <p>Threading: thread-safe (via {@code lock}, which guards the registry and the state writes;
- * {@code runState} is volatile so the fast checks need no lock).
+ * <p>Threading: thread-safe ({@code registryLock} guards the registry, the sequence and the
+ * state writes; {@code runState} is volatile so the fast checks and awaitTermination need no
+ * registry lock; {@code lock} only carries the termination signal).
  */
 public final class ScheduledExecutorCore extends AbstractExecutorService implements ScheduledTask.Host {
 
@@ -49,15 +56,29 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     private static final int STOP = 2;
     private static final int TERMINATED = 3;
 
+    /** Numbers executors once each, for {@link #ordinal()}. */
+    private static final AtomicLong ORDINALS = new AtomicLong();
+
     private final Timer timer;
+    /**
+     * The engine behind {@code timer} when it is one of ours on the system clock, else null:
+     * scheduling on it directly lets a task's due time and its timeout's deadline come from one
+     * clock reading.
+     */
+    private final TimerCore direct;
+    private final TimeoutOwner owner;
     private final Executor workers;
+    /** For awaitTermination's wait and its signal only. */
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition terminated = lock.newCondition();
-    /** Written under {@code lock}; read anywhere. */
+    private final ReentrantLock registryLock = new ReentrantLock();
+    /** Written under {@code registryLock}; read anywhere. */
     private volatile int runState;
-    /** The registry; guarded by {@code lock}. */
+    /** The registry and the last sequence number given; guarded by {@code registryLock}. */
     private ScheduledTask<?> first;
     private ScheduledTask<?> last;
+    private long sequence;
+    private final long ordinal = ORDINALS.getAndIncrement();
 
     /**
      * Creates an engine; the caller has checked both arguments.
@@ -66,13 +87,39 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
      * @param workers the executor that runs the task bodies
      */
     public ScheduledExecutorCore(final Timer timer, final Executor workers) {
+        this(timer, workers, null, null);
+    }
+
+    /**
+     * Creates an engine on one of our own timers, given its engine and owner; the caller has
+     * checked every argument. On a timer whose clock is not {@link System#nanoTime()}, it
+     * schedules through {@code timer} as the two-argument constructor does.
+     *
+     * @param timer the timer that holds the due times
+     * @param workers the executor that runs the task bodies
+     * @param timerCore the engine behind {@code timer}
+     * @param timerOwner what {@code timer}'s timeouts keep
+     */
+    public ScheduledExecutorCore(final Timer timer, final Executor workers, final TimerCore timerCore,
+            final TimeoutOwner timerOwner) {
         this.timer = timer;
         this.workers = workers;
+        boolean usable = timerCore != null && timerOwner != null && timerCore.onSystemClock();
+        this.direct = usable ? timerCore : null;
+        this.owner = usable ? timerOwner : null;
     }
 
     @Override
-    public Timer timer() {
-        return timer;
+    public long ordinal() {
+        return ordinal;
+    }
+
+    @Override
+    public Timeout newTimeout(final ScheduledTask<?> task, final long nowNanos, final long delayNanos) {
+        if (direct != null) {
+            return direct.schedule(owner, task, nowNanos, delayNanos);
+        }
+        return timer.newTimeout(task, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -88,13 +135,14 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     public <V> ScheduledTask<V> schedule(final Callable<V> callable, final long delayNanos, final long periodNanos) {
         long delay = Math.min(delayNanos, MAX_DELAY_NANOS);
         long period = Math.max(-MAX_DELAY_NANOS, Math.min(periodNanos, MAX_DELAY_NANOS));
-        ScheduledTask<V> task = new ScheduledTask<>(this, callable, System.nanoTime() + Math.max(delay, 0), period);
+        long now = System.nanoTime(); // the timer's clock too when direct != null: one reading for both
+        ScheduledTask<V> task = new ScheduledTask<>(this, callable, now + Math.max(delay, 0), period);
         track(task);
         if (delay <= 0) {
             dispatch(task, true); // no tick to wait for: a zero delay runs now, as in the JDK
         } else {
             try {
-                task.arm(delay);
+                task.arm(now, delay);
             } catch (Throwable t) {
                 // Refused, or an Error: the caller never gets the task, so it must not stay registered
                 // (it would keep the executor from terminating).
@@ -137,11 +185,12 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     }
 
     private void track(final ScheduledTask<?> task) {
-        lock.lock();
+        registryLock.lock();
         try {
             if (runState != RUNNING) {
                 throw new RejectedExecutionException("the executor has been shut down");
             }
+            task.sequence = ++sequence;
             if (last == null) {
                 first = task;
             } else {
@@ -150,7 +199,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
             }
             last = task;
         } finally {
-            lock.unlock();
+            registryLock.unlock();
         }
     }
 
@@ -162,7 +211,8 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     @SuppressWarnings("ReferenceEquality") // the registry links objects: identity is the point
     @Override
     public void untrack(final ScheduledTask<?> task) {
-        lock.lock();
+        boolean terminatedNow;
+        registryLock.lock();
         try {
             if (task.prev == null && first != task) {
                 return; // already removed
@@ -179,34 +229,58 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
             }
             task.prev = null;
             task.next = null;
-            tryTerminate();
+            terminatedNow = tryTerminate();
+        } finally {
+            registryLock.unlock();
+        }
+        if (terminatedNow) {
+            signalTerminated();
+        }
+    }
+
+    /** Under {@code registryLock}: terminates once shut down with nothing left; true if this call did. */
+    private boolean tryTerminate() {
+        if (runState != RUNNING && runState != TERMINATED && first == null) {
+            runState = TERMINATED;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Wakes awaitTermination, outside {@code registryLock}. A waiter checks {@code runState} under
+     * {@code lock} before it waits, and this takes {@code lock} after TERMINATED was written, so
+     * no waiter can miss it.
+     */
+    private void signalTerminated() {
+        lock.lock();
+        try {
+            terminated.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Under {@code lock}: terminates once shut down with nothing left. */
-    private void tryTerminate() {
-        if (runState != RUNNING && runState != TERMINATED && first == null) {
-            runState = TERMINATED;
-            terminated.signalAll();
-        }
-    }
-
-    /** Moves to {@code target} if behind it and copies the registry, under {@code lock}. */
+    /** Moves to {@code target} if behind it and copies the registry, under {@code registryLock}. */
     private List<ScheduledTask<?>> advanceAndSnapshot(final int target) {
         List<ScheduledTask<?>> tasks = new ArrayList<>();
-        lock.lock();
+        boolean terminatedNow;
+        registryLock.lock();
         try {
             if (runState < target) {
                 runState = target;
             }
+            // Before the copy, which allocates: an Error there must not skip termination (and a
+            // non-empty registry terminates later, when its last task leaves).
+            terminatedNow = tryTerminate();
             for (ScheduledTask<?> task = first; task != null; task = task.next) {
                 tasks.add(task);
             }
-            tryTerminate();
         } finally {
-            lock.unlock();
+            registryLock.unlock();
+        }
+        if (terminatedNow) {
+            signalTerminated();
         }
         return tasks;
     }

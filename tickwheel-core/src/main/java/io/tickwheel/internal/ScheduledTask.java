@@ -1,7 +1,6 @@
 package io.tickwheel.internal;
 
 import io.tickwheel.Timeout;
-import io.tickwheel.Timer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
@@ -12,7 +11,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One task of a {@link ScheduledExecutorCore}, in three roles: the future its caller holds, the
@@ -37,8 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the task (run finished, cancel while not running, timer stopped, workers rejected) calls it.
  *
  * <p>Threading: thread-safe (result via FutureTask; {@code phase} and {@code timeout} via CAS;
- * {@code timeNanos} and {@code runner} are volatile; {@code prev}/{@code next} are guarded by
- * the core's lock).
+ * {@code timeNanos} and {@code runner} are volatile; {@code prev}, {@code next} and
+ * {@code sequence} are guarded by the core's registry lock).
  *
  * @param <V> the result type
  */
@@ -50,9 +48,6 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     private static final int INTERRUPTING = 3;
     private static final int INTERRUPTED = 4;
     private static final int DEAD = 5;
-
-    /** Breaks ties between equal times in FIFO order, as the JDK does, so compareTo is total. */
-    private static final AtomicLong SEQUENCER = new AtomicLong();
 
     private static final VarHandle PHASE;
     private static final VarHandle TIMEOUT;
@@ -70,7 +65,12 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     private final Host core;
     /** 0: one-shot; &gt; 0: fixed rate; &lt; 0: fixed delay of {@code -periodNanos}. */
     private final long periodNanos;
-    private final long sequence = SEQUENCER.getAndIncrement();
+    /**
+     * Breaks ties between equal times in FIFO order, as the JDK does, so compareTo is total:
+     * numbered per executor, in registration order, by the core under its registry lock, before
+     * the task is returned to its caller (which publishes it as the task itself is published).
+     */
+    long sequence;
     /**
      * The due time of the next run on {@link System#nanoTime()}. Written by the scheduling thread,
      * then only by the worker that ends a run (runs never overlap); read by anyone (volatile).
@@ -95,17 +95,25 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      * names it: the executor uses its tasks, not the other way round.
      */
     interface Host {
-        /** The timer that holds the due times. */
-        Timer timer();
+        /**
+         * Puts a timeout for {@code task} on the timer, due {@code delayNanos} after
+         * {@code nowNanos}, a {@link System#nanoTime()} reading the caller has just taken.
+         *
+         * @throws IllegalStateException if the timer is stopped
+         */
+        Timeout newTimeout(ScheduledTask<?> task, long nowNanos, long delayNanos);
 
         /** Hands a due task to the workers; see {@link ScheduledExecutorCore#dispatch}. */
         void dispatch(ScheduledTask<?> task, boolean throwOnReject);
 
         /** Removes a task that will never run again; see {@link ScheduledExecutorCore#untrack}. */
         void untrack(ScheduledTask<?> task);
+
+        /** Orders executors, unique to each, for compareTo's ties between their tasks. */
+        long ordinal();
     }
 
-    /** Links of the core's registry; guarded by the core's lock. */
+    /** Links of the core's registry; guarded by the core's registry lock. */
     ScheduledTask<?> prev;
     ScheduledTask<?> next;
 
@@ -214,7 +222,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         long time = periodNanos > 0 ? timeNanos + periodNanos : now - periodNanos;
         timeNanos = time;
         try {
-            return arm(time - now);
+            return arm(now, time - now);
         } catch (RejectedExecutionException e) {
             reject(e);
             return false;
@@ -231,15 +239,16 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      * then reads {@code timeout}: this writes {@code timeout} then reads the state, so (all
      * volatile) at least one of them sees the other and the armed timeout is always cancelled.
      *
+     * @param nowNanos a {@link System#nanoTime()} reading taken just before, which the delay counts from
      * @param delayNanos the delay; zero or less fires on the next tick
      * @return false if the task is already done, so it will not run again
      * @throws RejectedExecutionException if the timer is stopped or at its pending limit
      */
-    boolean arm(final long delayNanos) {
+    boolean arm(final long nowNanos, final long delayNanos) {
         Timeout previous = timeout;
         Timeout armed;
         try {
-            armed = core.timer().newTimeout(this, delayNanos, TimeUnit.NANOSECONDS);
+            armed = core.newTimeout(this, nowNanos, delayNanos);
         } catch (IllegalStateException stopped) {
             throw new RejectedExecutionException("the timer was stopped", stopped);
         }
@@ -297,7 +306,10 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
             if (diff != 0) {
                 return diff < 0 ? -1 : 1;
             }
-            return sequence < that.sequence ? -1 : 1;
+            if (sequence != that.sequence) {
+                return sequence < that.sequence ? -1 : 1;
+            }
+            return Long.compare(core.ordinal(), that.core.ordinal()); // two executors: still total
         }
         return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
     }

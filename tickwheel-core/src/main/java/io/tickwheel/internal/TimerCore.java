@@ -92,6 +92,21 @@ public final class TimerCore implements StatsSource {
      * @return the new timeout
      */
     public TimeoutNode schedule(final TimeoutOwner owner, final TimerTask task, final long delayNanos) {
+        return schedule(owner, task, clock.nanoTime(), delayNanos);
+    }
+
+    /**
+     * Schedules a task from a clock reading the caller already took, so that a caller which needs
+     * the same instant for itself (the executor adapter dates its futures) reads the clock once.
+     *
+     * @param owner what the timeout keeps, from {@link #bind}
+     * @param task the task
+     * @param nowNanos a reading of this timer's clock taken just now (see {@link #onSystemClock()})
+     * @param delayNanos the delay from {@code nowNanos}; zero or negative means the next tick
+     * @return the new timeout, due at {@code nowNanos + delayNanos} (saturated)
+     */
+    public TimeoutNode schedule(final TimeoutOwner owner, final TimerTask task, final long nowNanos,
+            final long delayNanos) {
         int state = lifecycle.state();
         if (state != Lifecycle.STARTED) {
             if (state == Lifecycle.STOPPED) {
@@ -99,7 +114,7 @@ public final class TimerCore implements StatsSource {
             }
             lifecycle.start();
         }
-        long elapsedDeadline = Ticks.elapsedDeadline(clock.nanoTime() - originNanos, delayNanos);
+        long elapsedDeadline = Ticks.elapsedDeadline(nowNanos - originNanos, delayNanos);
         TimeoutNode node = new TimeoutNode(owner, task, originNanos + elapsedDeadline);
         // Checks the pending limit and claims in one step; if it throws, nothing was claimed.
         long index = handOff.offer(node, limit);
@@ -131,6 +146,16 @@ public final class TimerCore implements StatsSource {
         if (purgeDue) {
             LockSupport.unpark(workerThread);
         }
+    }
+
+    /**
+     * Whether this timer reads {@link System#nanoTime()}, so a reading of it can stand for this
+     * timer's clock in {@link #schedule(TimeoutOwner, TimerTask, long, long)} (tests use manual clocks).
+     *
+     * @return true on the system clock
+     */
+    public boolean onSystemClock() {
+        return clock == Clock.SYSTEM;
     }
 
     /** Starts the worker if it is not running; see {@code HashedWheelTimer#start()}. */
