@@ -26,6 +26,11 @@ class ScheduleStackOverflowTest {
     private static final int ROUNDS = 300;
     /** How many of the deepest levels call newTimeout on the way up. */
     private static final int WINDOW = 300;
+    /** How many of the deepest levels also call it through 1 to {@link #PADS} extra frames. */
+    private static final int PADDED_LEVELS = 4;
+    private static final int PADS = 8;
+    /** The most newTimeout calls one sweep makes. */
+    private static final int PER_SWEEP = WINDOW + PADDED_LEVELS * PADS;
     private static final TimerTask TASK = timeout -> { };
 
     static Stream<LongFunction<Timer>> timers() {
@@ -45,7 +50,7 @@ class ScheduleStackOverflowTest {
     /** One thread's sweep; its fields are written by that thread only, read after join. */
     private static final class Sweep implements Runnable {
         final Timer timer;
-        final Timeout[] handles = new Timeout[WINDOW + 1];
+        final Timeout[] handles = new Timeout[PER_SWEEP + 1];
         int accepted;
         int overflows;
         int bottom = -1;
@@ -69,13 +74,38 @@ class ScheduleStackOverflowTest {
                 }
             }
             if (depth > bottom - WINDOW) {
-                try {
-                    // An array store: a call here would overflow too and lose the handle.
-                    handles[accepted] = timer.newTimeout(TASK, 1, TimeUnit.HOURS);
-                    accepted++;
-                } catch (StackOverflowError e) {
-                    overflows++;
+                schedule();
+                if (depth > bottom - PADDED_LEVELS) {
+                    // deeper()'s frame is the sweep's step, and the JIT may make it as big as the
+                    // whole schedule path: then no call would overflow inside it. A few small frames
+                    // more before the call meet the stack's end at finer steps.
+                    for (int pad = 1; pad <= PADS; pad++) {
+                        try {
+                            padded(pad);
+                        } catch (StackOverflowError e) {
+                            // struck in the padding, before newTimeout was called: nothing to count
+                        }
+                    }
                 }
+            }
+        }
+
+        private void padded(final int pad) {
+            if (pad == 0) {
+                schedule();
+            } else {
+                padded(pad - 1);
+            }
+        }
+
+        /** Counts only what strikes in newTimeout (or at its call): the catch is right around it. */
+        private void schedule() {
+            try {
+                // An array store: a call here would overflow too and lose the handle.
+                handles[accepted] = timer.newTimeout(TASK, 1, TimeUnit.HOURS);
+                accepted++;
+            } catch (StackOverflowError e) {
+                overflows++;
             }
         }
     }
@@ -133,7 +163,7 @@ class ScheduleStackOverflowTest {
     @MethodSource("timers")
     void newTimeout_stackOverflowsAtEveryDepth_pendingLimitPermitsEqualPendingTimeouts(
             final LongFunction<Timer> make) throws Exception {
-        long max = (long) ROUNDS * WINDOW + 1_000;
+        long max = (long) ROUNDS * PER_SWEEP + 1_000;
         Timer timer = make.apply(max);
         timer.newTimeout(TASK, 1, TimeUnit.HOURS);
         sweep(timer);
