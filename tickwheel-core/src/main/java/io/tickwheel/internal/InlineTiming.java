@@ -25,6 +25,10 @@ import java.util.Arrays;
  * such block; the ones after the group are dated exactly). The pass then times each task alone
  * again, so a task that blocks on every run is named alone from its next run on.
  *
+ * <p>A slow-task threshold under {@code GROUP * TINY_NANOS} turns grouping off: a group of tasks
+ * that are each tiny could then reach the threshold together, and be counted as a slow task that
+ * none of them was.
+ *
  * <p>Threading: worker thread only (its fields are plain).
  */
 final class InlineTiming {
@@ -42,6 +46,8 @@ final class InlineTiming {
 
     private final Clock clock;
     private final StatsRecorder stats;
+    /** Whether a group can stay under the slow-task threshold while every task in it is tiny. */
+    private final boolean groups;
     /** The tasks of the open group, kept to name them if it runs slow; cleared when it ends. */
     private final Object[] group = new Object[GROUP];
     private int grouped;
@@ -52,6 +58,7 @@ final class InlineTiming {
     InlineTiming(final Clock clock, final StatsRecorder stats) {
         this.clock = clock;
         this.stats = stats;
+        this.groups = stats.slowTaskNanos() >= TINY_NANOS * GROUP;
     }
 
     /**
@@ -89,8 +96,14 @@ final class InlineTiming {
      * @param node a node this thread expired
      */
     void run(final TimeoutNode node) {
-        boolean completed = node.runTask();
-        if (tinyInARow < SOLO_RUN) {
+        boolean completed;
+        try {
+            completed = node.runTask();
+        } catch (Throwable t) {
+            failed(t);
+            throw t;
+        }
+        if (!groups || tinyInARow < SOLO_RUN) {
             long end = clock.nanoTime();
             long nanos = end - startNanos;
             startNanos = end;
@@ -111,6 +124,22 @@ final class InlineTiming {
     void flush() {
         if (grouped > 0) {
             endGroup();
+        }
+    }
+
+    /**
+     * Only a throwing logging backend gets a throwable out of {@code runTask}, and the worker then
+     * fails: the tasks of the open group that did run are recorded, and let go of, since the
+     * stopped timer keeps this object (and so the group) reachable.
+     */
+    private void failed(final Throwable t) {
+        try {
+            flush();
+        } catch (Throwable again) {
+            t.addSuppressed(again);
+        } finally {
+            grouped = 0;
+            Arrays.fill(group, null);
         }
     }
 

@@ -65,19 +65,21 @@ public final class LogHistogram {
     }
 
     /**
-     * Records {@code count} equal values at once; only ever from one thread at a time, as
-     * {@link #record}.
+     * Records {@code count} values that add up to {@code total}, each as an equal share; only ever
+     * from one thread at a time, as {@link #record}. The sum gets the whole total, so a share's
+     * rounding never makes the mean drift below what the clock measured.
      *
-     * @param value nanoseconds each; a negative value counts as 0
-     * @param count how many; at least 1
+     * @param total nanoseconds in all; a negative total counts as 0
+     * @param count how many values; at least 1
      */
-    public void recordEach(final long value, final int count) {
-        long v = Math.max(0, value);
-        if (v > (long) MAX.getOpaque(this)) {
-            MAX.setRelease(this, v);
+    public void recordEach(final long total, final int count) {
+        long v = Math.max(0, total);
+        long share = v / count;
+        if (share > (long) MAX.getOpaque(this)) {
+            MAX.setRelease(this, share);
         }
-        SUM.setRelease(this, (long) SUM.getOpaque(this) + v * count);
-        int index = LogBuckets.index(v);
+        SUM.setRelease(this, (long) SUM.getOpaque(this) + v);
+        int index = LogBuckets.index(share);
         BUCKETS.setRelease(buckets, index, (long) BUCKETS.getOpaque(buckets, index) + count);
     }
 

@@ -140,7 +140,7 @@ public final class StatsRecorder {
      */
     public void groupRan(final Object[] tasks, final int count, final long nanos, final boolean evenSplit) {
         if (evenSplit) {
-            taskTime.recordEach(nanos / count, count);
+            taskTime.recordEach(nanos, count);
         } else {
             taskTime.record(nanos);
             if (count > 1) {
@@ -154,6 +154,15 @@ public final class StatsRecorder {
                 slowGroup(tasks, count, nanos);
             }
         }
+    }
+
+    /**
+     * Returns the slow-task threshold in force ({@link Long#MAX_VALUE} when the check is off).
+     *
+     * @return nanoseconds
+     */
+    long slowTaskNanos() {
+        return slowTaskNanos;
     }
 
     /** Counts an expired task the executor refused; the worker logs it. */

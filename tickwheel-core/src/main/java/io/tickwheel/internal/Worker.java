@@ -40,6 +40,7 @@ final class Worker implements Runnable {
     private final String name;
     private final System.Logger logger;
     private final Consumer<TimeoutNode> expiry = this::expire;
+    private final Consumer<TimeoutNode> transferExpiry = this::expireFromTransfer;
     /** Runs expired tasks, or null to run them on this thread. */
     private final Executor taskExecutor;
     private final StatsRecorder stats;
@@ -49,6 +50,8 @@ final class Worker implements Runnable {
     private final AtomicBoolean ran = new AtomicBoolean();
     /** Mirrors the hand-off's retired cell; the worker is its only writer. */
     private long retired;
+    /** The wheel's size at the transfer's latest clock reading; worker thread only. */
+    private long sizeAtReading;
     /** Cancelled nodes dropped here rather than in the wheel: off the queue, or lost expiry races. */
     private long droppedHere;
     private Set<Timeout> unprocessed;
@@ -124,7 +127,8 @@ final class Worker implements Runnable {
             // Before the transfer: it expires the nodes it finds already due.
             timing.passStarted(now);
             if (handOff.transferDue(now - originNanos)) {
-                droppedHere += handOff.transferTo(wheel, expiry);
+                sizeAtReading = wheel.size();
+                droppedHere += handOff.transferTo(wheel, transferExpiry);
                 timing.flush();
                 purgeIfWorthIt();
                 // A big backlog or a purge can take milliseconds: not the next task's time.
@@ -134,6 +138,22 @@ final class Worker implements Runnable {
             timing.flush();
             park(clock.nanoTime());
         }
+    }
+
+    /**
+     * Expires a node the transfer found due. If the transfer placed nodes since the latest
+     * reading (a backlog can take milliseconds), that work is neither this task's time nor before
+     * this fire, so the clock is read again; a run of due nodes with nothing placed between them
+     * costs no extra reading.
+     */
+    private void expireFromTransfer(final TimeoutNode node) {
+        long size = wheel.size();
+        if (size != sizeAtReading) {
+            sizeAtReading = size;
+            timing.flush();
+            timing.resume(clock.nanoTime());
+        }
+        expire(node);
     }
 
     private void expire(final TimeoutNode node) {
