@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * while {@link #mode} says so: a failing (or full) disk under the journal. Modes: 1, forces fail;
  * 2, writes too; 3, truncations too; -1, only the next force fails (the mode then drops to 0);
  * -2, the next force fails, one more write lands, and then everything fails (mode 3): a process
- * killed right after that write.
+ * killed right after that write; -4, the next force fails and then everything fails (mode 3): a
+ * batch written but not forced, which can be neither zeroed nor truncated.
  */
 final class FaultyChannel extends FileChannel {
 
@@ -85,7 +86,7 @@ final class FaultyChannel extends FileChannel {
 
     @Override
     public void force(final boolean metaData) throws IOException {
-        if (mode.get() >= 1 || mode.compareAndSet(-1, 0) || mode.compareAndSet(-2, -3)) {
+        if (mode.get() >= 1 || mode.compareAndSet(-1, 0) || mode.compareAndSet(-2, -3) || mode.compareAndSet(-4, 3)) {
             throw new IOException("injected: fsync failed (EIO)");
         }
         d.force(metaData);

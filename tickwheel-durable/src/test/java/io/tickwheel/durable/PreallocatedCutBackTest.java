@@ -141,4 +141,27 @@ class PreallocatedCutBackTest {
             again.schedule("t", "after", new byte[] {2}, FAR).join();
         }
     }
+
+    @Test
+    void writesAndTruncationFail_theRetryStillZeroesTheWholeFailedBatch() throws Exception {
+        try (JournalStore s = store()) {
+            s.schedule("t", "kept", new byte[] {1}, FAR).join();
+            mode.set(-4);
+            // The batch is written, its force fails, and then neither zeros nor a truncation can land:
+            // the cut-back is left to retry before the next batch, and must still know where the
+            // failed bytes end.
+            assertThatThrownBy(() -> s.schedule("t", "lost", marked(), FAR).join())
+                    .hasCauseInstanceOf(UncheckedIOException.class);
+            assertThat(mode.get()).as("the fault was used").isEqualTo(3);
+            assertThat(traceOfFailedBatch()).as("the failed batch is on disk").isTrue();
+            mode.set(0);
+            s.schedule("t", "after", new byte[] {2}, FAR).join();
+            assertThat(traceOfFailedBatch()).as("no byte of the failed batch is left after the retry").isFalse();
+        }
+        try (JournalStore s = store()) {
+            assertThat(s.find("t", "lost")).isEmpty();
+            assertThat(s.find("t", "after")).isPresent();
+            assertThat(s.pendingTimeouts()).isEqualTo(2);
+        }
+    }
 }
