@@ -72,13 +72,13 @@ final class InlineTiming {
     }
 
     /**
-     * Moves the start of the next task to {@code nowNanos}, after the worker did other work
-     * between tasks; call {@link #flush()} first.
-     *
-     * @param nowNanos a fresh clock reading
+     * Ends an open group and starts the next task at a fresh reading, after the worker did other
+     * work between tasks (placing a backlog, a purge) that is neither a task's time nor before the
+     * next fire.
      */
-    void resume(final long nowNanos) {
-        startNanos = nowNanos;
+    void resync() {
+        flush();
+        startNanos = clock.nanoTime();
     }
 
     /**

@@ -54,14 +54,7 @@ public final class LogHistogram {
      * @param value nanoseconds
      */
     public void record(final long value) {
-        long v = Math.max(0, value);
-        if (v > (long) MAX.getOpaque(this)) {
-            MAX.setRelease(this, v);
-        }
-        SUM.setRelease(this, (long) SUM.getOpaque(this) + v);
-        int index = LogBuckets.index(v);
-        // Release: pairs with the acquire load of each bucket in snapshot().
-        BUCKETS.setRelease(buckets, index, (long) BUCKETS.getOpaque(buckets, index) + 1);
+        recordEach(value, 1); // inlined, the division by a constant 1 folds away
     }
 
     /**
@@ -80,6 +73,7 @@ public final class LogHistogram {
         }
         SUM.setRelease(this, (long) SUM.getOpaque(this) + v);
         int index = LogBuckets.index(share);
+        // Release: pairs with the acquire load of each bucket in snapshot().
         BUCKETS.setRelease(buckets, index, (long) BUCKETS.getOpaque(buckets, index) + count);
     }
 

@@ -179,37 +179,33 @@ public final class StatsRecorder {
         return executorRejections.get();
     }
 
-    /** Counted, logged once (it ran once) and sent to JFR; a failing log backend harms nothing. */
+    /** A task timed on its own that ran slow. */
     private void slowTask(final Object task, final long nanos) {
-        slowTasks.incrementAndGet();
         String name = TimeoutNode.describe(task);
-        try {
-            logger.log(System.Logger.Level.WARNING, "TimerTask " + name + " of " + timerName + " ran for "
-                    + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms (slow-task threshold "
-                    + TimeUnit.NANOSECONDS.toMillis(slowTaskNanos) + " ms)"
-                    + (tasksOnExecutor ? "" : "; every timeout due meanwhile fired late"));
-        } catch (Throwable ignored) {
-            // The count and the JFR event still record it; the worker must not die of a logger.
-        }
-        JfrSupport.slowTask(timerName, name, nanos);
+        reportSlow(name, "TimerTask " + name + " of " + timerName + " ran for", nanos);
     }
 
     /** A slow group: counted as one slow task, with every task that may have been it named. */
     private void slowGroup(final Object[] tasks, final int count, final long nanos) {
-        slowTasks.incrementAndGet();
         StringBuilder names = new StringBuilder();
         for (int i = 0; i < count; i++) {
             names.append(i == 0 ? "" : i == count - 1 ? " or " : ", ").append(TimeoutNode.describe(tasks[i]));
         }
+        reportSlow(names.toString(), "One of the TimerTasks " + names + " of " + timerName
+                + ", run back to back in a burst and timed together, ran for up to", nanos);
+    }
+
+    /** Counted, logged once (it ran once) and sent to JFR; a failing log backend harms nothing. */
+    private void reportSlow(final String taskName, final String what, final long nanos) {
+        slowTasks.incrementAndGet();
         try {
-            logger.log(System.Logger.Level.WARNING, "One of the TimerTasks " + names + " of " + timerName
-                    + ", run back to back in a burst and timed together, ran for up to "
-                    + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms (slow-task threshold "
-                    + TimeUnit.NANOSECONDS.toMillis(slowTaskNanos) + " ms); every timeout due meanwhile fired late");
+            logger.log(System.Logger.Level.WARNING, what + " " + TimeUnit.NANOSECONDS.toMillis(nanos)
+                    + " ms (slow-task threshold " + TimeUnit.NANOSECONDS.toMillis(slowTaskNanos) + " ms)"
+                    + (tasksOnExecutor ? "" : "; every timeout due meanwhile fired late"));
         } catch (Throwable ignored) {
-            // As in slowTask: the count and the JFR event still record it.
+            // The count and the JFR event still record it; the worker must not die of a logger.
         }
-        JfrSupport.slowTask(timerName, names.toString(), nanos);
+        JfrSupport.slowTask(timerName, taskName, nanos);
     }
 
     /**

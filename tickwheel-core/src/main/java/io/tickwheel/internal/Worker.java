@@ -132,7 +132,7 @@ final class Worker implements Runnable {
                 timing.flush();
                 purgeIfWorthIt();
                 // A big backlog or a purge can take milliseconds: not the next task's time.
-                timing.resume(clock.nanoTime());
+                timing.resync();
             }
             wheel.advance(now, expiry);
             timing.flush();
@@ -150,8 +150,7 @@ final class Worker implements Runnable {
         long size = wheel.size();
         if (size != sizeAtReading) {
             sizeAtReading = size;
-            timing.flush();
-            timing.resume(clock.nanoTime());
+            timing.resync();
         }
         expire(node);
     }
