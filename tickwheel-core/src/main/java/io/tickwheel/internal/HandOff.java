@@ -3,16 +3,25 @@ package io.tickwheel.internal;
 import java.util.function.Consumer;
 
 /**
- * The hand-off between the threads that schedule and cancel and the one worker: the queue new
+ * The hand-off between the threads that schedule and cancel and the one worker: the queues new
  * nodes wait in, the counters both sides keep, and the handshake that decides when a producer
  * or a canceller must wake the worker. The engine ({@link TimerCore}) calls the producer half,
  * the {@link Worker} the consumer half; neither touches the other's state.
  *
+ * <h2>One lane per producer</h2>
+ * Producers on different cores that claim indexes of one queue pass its tail's cache line
+ * between them on every offer, which costs more than the rest of a schedule together (two
+ * producers paid about 100 ns each for it). So there are {@link NodeLanes lanes}, each a queue
+ * with its own counters, and a thread always offers into the same one, chosen by its id, so it
+ * keeps its own order (two threads' timeouts never had one). With a pending limit there is one
+ * lane: the limit's check and claim must be one step on one index (see {@link PendingLimit}).
+ * Cancels are counted in the canceller's lane, for the same reason as offers.
+ *
  * <h2>Waking the worker</h2>
- * New nodes wait in the queue until the worker needs them: most request timeouts are cancelled
+ * New nodes wait in the queues until the worker needs them: most request timeouts are cancelled
  * long before they are due, and a node cancelled while still queued costs the worker one look
  * instead of a link and an unlink; a far-future node linked now would only be touched again
- * later. So the worker takes the queue when its earliest deadline comes due, or earlier by the
+ * later. So the worker takes the queues when their earliest deadline comes due, or earlier by the
  * time the backlog takes to move ({@link #transferStart}: a long backlog must be moving before
  * the node it holds is due), or before a purge. To know the earliest deadline, producers keep
  * {@code QUEUED_MIN}: after its offer, a producer lowers it by CAS if its own deadline is
@@ -21,31 +30,36 @@ import java.util.function.Consumer;
  * {@code QUEUED_MIN} (volatile) and sleeps no later than its transfer start: whichever side goes
  * second sees the other, so no queued node is slept past, and only a producer with a new
  * earliest deadline can pay for an unpark. The backlog keeps growing while the worker sleeps,
- * and with it the time a transfer takes, so the producer whose offer passes {@code TRANSFER_AT}
- * ({@link #TRANSFER_BATCH} offers after the worker last looked) wakes it to look again; a
- * canceller whose cancel makes a purge worth it ({@code PURGE_AT}) wakes it too, which bounds
- * the garbage of cancelled nodes, queued or linked.
+ * and with it the time a transfer takes, so the producer whose offer passes its lane's
+ * {@code TRANSFER_AT} wakes it to look again: the worker splits {@link #TRANSFER_BATCH} offers
+ * among the lanes that offered since its last look, so the backlog grows by about that many
+ * between looks however many lanes are busy. Likewise a canceller whose cancel reaches its lane's
+ * {@code PURGE_AT} wakes it for a purge, the wanted count split among the lanes that cancelled,
+ * which bounds the garbage of cancelled nodes, queued or linked (a lane that starts cancelling
+ * after the split can add one share, and before the first split each lane may add
+ * {@link #PURGE_MIN}).
  *
  * <h2>Counting without a shared counter on the schedule path</h2>
- * pending = scheduled - retired - cancelled, where "scheduled" is the queue's producer index
- * (each offer claims one), "retired" is counted by the worker alone (expired, or cancelled by
- * stop) and "cancelled" by the threads whose cancel CAS succeeded. {@link #pending()} loads
- * retired and cancelled before scheduled: a timeout is scheduled before it can retire, so the
- * result is never negative, and it is exact whenever no call is in flight.
+ * pending = scheduled - retired - cancelled, where "scheduled" is the sum of the lanes' producer
+ * indexes (each offer claims one), "retired" is counted by the worker alone (expired, or
+ * cancelled by stop) and "cancelled" by the threads whose cancel CAS succeeded, per lane.
+ * {@link #pending()} loads retired and cancelled before scheduled: a timeout is scheduled before
+ * it can retire, and each counter only grows, so the result is never negative, and it is exact
+ * whenever no call is in flight.
  *
- * <p>All deadlines here are elapsed nanoseconds since the timer's origin.
- *
- * <p>Threading: the producer half ({@link #offer}, {@link #wakeAfterOffer}, {@link #cancelled},
- * {@link #pending()}) from any thread; the consumer half ({@link #transferDue}, {@link #transferTo},
- * {@link #poll()}, {@link #parking}, {@link #lookAgainLater()}, {@link #awake()}, {@link #retired(long)},
- * {@link #purgeAt(long)}) from the worker thread only. Each cell's access mode is documented.
+ * <p>All deadlines here are elapsed nanoseconds since the timer's origin. Threading: the producer
+ * half ({@link #laneOfCaller()}, {@link #offer}, {@link #wakeAfterOffer}, {@link #cancelled},
+ * {@link #pending()}) from any thread; the consumer half ({@link #transferDue},
+ * {@link #transferTo}, {@link #poll()}, {@link #parking}, {@link #lookAgainLater()}, {@link #awake()},
+ * {@link #retired(long)}, {@link #purgeAt(long)}) from the worker thread only, which alone
+ * touches the fields marked worker-only. Each cell's access mode is documented.
  */
 final class HandOff {
 
     /**
      * The most one transfer takes before the wheel advances again, how many offers a sleeping
-     * worker lets pass before it looks at the backlog again, and the backlog that needs no head
-     * start (moving it takes about a millisecond).
+     * worker lets pass (over all lanes) before it looks at the backlog again, and the backlog that
+     * needs no head start (moving it takes about a millisecond).
      */
     static final long TRANSFER_BATCH = 1 << 16;
     /**
@@ -60,83 +74,107 @@ final class HandOff {
      */
     static final long TRANSFER_NANOS_PER_NODE = 100;
 
-    /** Cell: cancels by cancel() and lost races; any thread, atomic add. */
-    private static final int CANCELLED = 0;
     /** Cell: timeouts the worker expired or cancelled on stop; worker release, readers acquire. */
-    private static final int RETIRED = 1;
+    private static final int RETIRED = 0;
     /** Cell: elapsed park deadline, AWAKE while not parked; worker volatile, producers volatile. */
-    private static final int PARK_DEADLINE = 2;
-    /** Cell: the producer index whose offer wakes the worker; worker volatile, producers volatile. */
-    private static final int TRANSFER_AT = 3;
-    /** Cell: the cancel count whose cancel wakes the worker; worker volatile, cancellers volatile. */
-    private static final int PURGE_AT = 4;
+    private static final int PARK_DEADLINE = 1;
     /**
-     * Cell: at most the earliest elapsed deadline of the nodes still queued, NONE when the queue
-     * was emptied; producers lower it by CAS, the worker resets it (volatile) before it polls.
+     * Cell: at most the earliest elapsed deadline of the nodes still queued, NONE when the queues
+     * were emptied; producers lower it by CAS, the worker resets it (volatile) before it polls.
      */
-    private static final int QUEUED_MIN = 5;
-    private static final int CELL_COUNT = 6;
+    private static final int QUEUED_MIN = 2;
+    /** First of the lanes' cells: cancels counted by the lane's cancellers; atomic add. */
+    private static final int CANCELLED = 3;
     /** QUEUED_MIN when nothing is queued. */
     static final long NONE = Long.MAX_VALUE;
     /** PARK_DEADLINE while the worker is not parked. */
     private static final long AWAKE = Long.MIN_VALUE;
 
-    /** Package-private for tests that inject faults into it. */
-    final NodeQueue queue = new NodeQueue();
-    private final PaddedLongs cells = new PaddedLongs(CELL_COUNT);
+    private final NodeLanes lanes;
+    /** Lanes less one (a power of two). */
+    private final int laneMask;
+    /** Null without a limit, so the common path skips it; with one there is one lane. */
+    private final PendingLimit limit;
+    /**
+     * The global cells, then per lane: CANCELLED + lane; TRANSFER_AT (the lane's producer index
+     * whose offer wakes the worker; worker volatile, producers volatile) at transferAt + lane;
+     * PURGE_AT (the lane's cancel count whose cancel wakes the worker; worker volatile,
+     * cancellers volatile) at purgeAt + lane.
+     */
+    private final PaddedLongs cells;
+    private final int transferAt;
+    private final int purgeAt;
+    /** Worker-only: each lane's producer index and cancel count at the worker's last look. */
+    private final long[] producedSeen;
+    private final long[] cancelledSeen;
+    /** Worker-only: the lane a transfer starts with, turning so that no lane waits behind another. */
+    private int firstLane;
 
-    HandOff() {
+    /**
+     * A hand-off with {@link NodeLanes#defaultCount()} lanes, or one with a pending limit.
+     *
+     * @param maxPending the most pending timeouts, or 0 or less for none
+     */
+    HandOff(final long maxPending) {
+        this(maxPending, NodeLanes.defaultCount());
+    }
+
+    /**
+     * A hand-off with {@code laneCount} lanes (a power of two; 1 with a limit).
+     *
+     * @param maxPending the most pending timeouts, or 0 or less for none
+     * @param laneCount lanes without a limit
+     */
+    HandOff(final long maxPending, final int laneCount) {
+        lanes = new NodeLanes(maxPending > 0 ? 1 : laneCount);
+        int count = lanes.count();
+        laneMask = count - 1;
+        transferAt = CANCELLED + count;
+        purgeAt = transferAt + count;
+        cells = new PaddedLongs(purgeAt + count);
+        producedSeen = new long[count];
+        cancelledSeen = new long[count];
+        limit = PendingLimit.of(maxPending, cells, RETIRED, CANCELLED, count);
         cells.setRelease(PARK_DEADLINE, AWAKE);
-        cells.setRelease(TRANSFER_AT, TRANSFER_BATCH - 1);
-        cells.setRelease(PURGE_AT, PURGE_MIN);
         cells.setRelease(QUEUED_MIN, NONE);
+        for (int i = 0; i < count; i++) {
+            cells.setRelease(transferAt + i, TRANSFER_BATCH / count - 1);
+            // Until the worker first splits a mark, each lane may cancel PURGE_MIN: one thread's
+            // cancels wake it exactly as with one lane, and threads that share them only wake it later.
+            cells.setRelease(purgeAt + i, PURGE_MIN);
+        }
     }
 
     // ---- producers and cancellers (any thread) ----
 
-    /**
-     * Makes the pending limit for this hand-off's counts.
-     *
-     * @param max the most pending timeouts, or 0 or less for none
-     * @return the limit, or null for none
-     */
-    PendingLimit newLimit(final long max) {
-        return PendingLimit.of(max, cells, RETIRED, CANCELLED);
+    /** The calling thread's lane (always 0 with a limit): by its id, so the same every call. */
+    int laneOfCaller() {
+        return lanes.laneOf(Thread.currentThread());
     }
 
     /**
-     * Queues {@code node}; its fields are published by the queue's release store.
+     * Queues {@code node} in {@code lane} if the pending limit, if any, allows one more pending
+     * timeout: the check and the claim are one step, so a refusal (or an Error) claims nothing.
+     * The node's fields are published by the queue's release store.
      *
-     * @return the node's index, for {@link #wakeAfterOffer}
+     * @param lane the caller's lane, from {@link #laneOfCaller()}
+     * @return the node's index in its lane, for {@link #wakeAfterOffer}
      */
-    long offer(final TimeoutNode node) {
-        return queue.offer(node);
-    }
-
-    /**
-     * Queues {@code node} if {@code limit} allows one more pending timeout; the check and the claim
-     * are one step, so a refusal (or an Error) claims nothing.
-     *
-     * @param limit the pending limit, or null for none
-     * @return the node's index, for {@link #wakeAfterOffer}
-     */
-    long offer(final TimeoutNode node, final PendingLimit limit) {
-        return queue.offer(node, limit);
+    long offer(final int lane, final TimeoutNode node) {
+        return lanes.lane(lane).offer(node, limit);
     }
 
     /**
      * The producer's half of the handshake, after its offer: whether the worker must be woken
      * because this node is the earliest queued and due before the worker's park ends, or because
-     * it made the backlog {@link #TRANSFER_BATCH} long.
+     * it made its lane's backlog the worker's look-again mark.
      */
-    boolean wakeAfterOffer(final long index, final long elapsedDeadline) {
-        if (lowerQueuedMin(elapsedDeadline)) {
-            long backlog = index + 1 - queue.consumedCount();
-            if (transferStart(elapsedDeadline, backlog) < cells.getVolatile(PARK_DEADLINE)) {
-                return true;
-            }
+    boolean wakeAfterOffer(final int lane, final long index, final long elapsedDeadline) {
+        if (lowerQueuedMin(elapsedDeadline) && transferStart(elapsedDeadline, backlog())
+                < cells.getVolatile(PARK_DEADLINE)) {
+            return true;
         }
-        return index == cells.getVolatile(TRANSFER_AT);
+        return index == cells.getVolatile(transferAt + lane);
     }
 
     /**
@@ -156,7 +194,7 @@ final class HandOff {
 
     /**
      * Lowers QUEUED_MIN to {@code elapsedDeadline} if that is earlier. A node no earlier than the
-     * current bound needs nothing: the worker will take the queue by then anyway.
+     * current bound needs nothing: the worker will take the queues by then anyway.
      *
      * @return true if this node is now the earliest queued one
      */
@@ -173,18 +211,19 @@ final class HandOff {
     }
 
     /**
-     * Counts one cancel, by the thread whose cancel CAS succeeded.
+     * Counts one cancel in the calling thread's lane, by the thread whose cancel CAS succeeded.
      *
      * @return whether this cancel made a purge worth a wake-up
      */
     boolean cancelled() {
-        long count = cells.getAndAdd(CANCELLED, 1) + 1;
-        return count == cells.getVolatile(PURGE_AT);
+        int lane = lanes.laneOf(Thread.currentThread());
+        long count = cells.getAndAdd(CANCELLED + lane, 1) + 1;
+        return count == cells.getVolatile(purgeAt + lane);
     }
 
     /** Counts one cancel by a producer that lost its race with stop(): no purge to wake for. */
     void cancelledByRace() {
-        cells.getAndAdd(CANCELLED, 1);
+        cells.getAndAdd(CANCELLED + lanes.laneOf(Thread.currentThread()), 1);
     }
 
     /**
@@ -194,49 +233,82 @@ final class HandOff {
      */
     long pending() {
         long retired = cells.getAcquire(RETIRED);
-        long cancelled = cells.getVolatile(CANCELLED);
-        return queue.producedCount() - retired - cancelled;
+        long cancelled = cancelledCount();
+        return scheduledCount() - retired - cancelled;
     }
 
-    /** Retired count so far (acquire); for tests and diagnostics. */
+    /** Retired count so far (acquire); for tests. */
     long retiredCount() {
         return cells.getAcquire(RETIRED);
     }
 
-    /** Offers so far: every timeout ever scheduled (the queue's producer index); any thread. */
+    /** Offers so far: every timeout ever scheduled (the lanes' producer indexes); any thread. */
     long scheduledCount() {
-        return queue.producedCount();
+        return lanes.producedCount();
     }
 
-    /** Cancel count so far (volatile); any thread. */
+    /** Cancel count so far (the lanes' counts, each volatile); any thread. */
     long cancelledCount() {
-        return cells.getVolatile(CANCELLED);
+        long sum = 0;
+        for (int i = 0; i <= laneMask; i++) {
+            sum += cells.getVolatile(CANCELLED + i);
+        }
+        return sum;
+    }
+
+    long rejectedByLimit() {
+        return limit == null ? 0 : limit.rejected();
+    }
+
+    /** The queue of {@code lane}; for tests that inject faults into it. */
+    NodeQueue queue(final int lane) {
+        return lanes.lane(lane);
     }
 
     // ---- the worker ----
 
-    /** Whether the queue must be taken now: its transfer start has come, or a purge is due. */
+    /** Whether the queues must be taken now: their transfer start has come, or a purge is due. */
     boolean transferDue(final long elapsedNow) {
-        return transferStart(cells.getVolatile(QUEUED_MIN), backlog()) <= elapsedNow
-                || cells.getVolatile(CANCELLED) >= cells.getVolatile(PURGE_AT);
+        if (transferStart(cells.getVolatile(QUEUED_MIN), backlog()) <= elapsedNow) {
+            return true;
+        }
+        for (int i = 0; i <= laneMask; i++) {
+            if (cells.getVolatile(CANCELLED + i) >= cells.getVolatile(purgeAt + i)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Nodes offered and not yet taken; any thread (a snapshot). */
     long backlog() {
-        return queue.producedCount() - queue.consumedCount();
+        return lanes.backlog();
     }
 
     /**
-     * Sets the offer that wakes a sleeping worker to look at the backlog again, {@link #TRANSFER_BATCH}
-     * offers from now (volatile store), then loads the producer index (volatile): if producers got
-     * there first, the worker must not sleep.
+     * Sets each lane's offer that wakes a sleeping worker to look at the backlog again, its share
+     * of {@link #TRANSFER_BATCH} offers from now (volatile store), then loads the lane's producer
+     * index (volatile): if producers got there first, the worker must not sleep.
      *
      * @return whether the worker may park
      */
     boolean lookAgainLater() {
-        long at = queue.producedCount() + TRANSFER_BATCH - 1;
-        cells.setVolatile(TRANSFER_AT, at);
-        return queue.producedCount() <= at;
+        int busy = 0;
+        for (int i = 0; i <= laneMask; i++) {
+            long produced = lanes.lane(i).producedCount();
+            if (produced != producedSeen[i]) {
+                busy++;
+                producedSeen[i] = produced;
+            }
+        }
+        long share = Math.max(1, TRANSFER_BATCH / Math.max(1, busy));
+        boolean mayPark = true;
+        for (int i = 0; i <= laneMask; i++) {
+            long at = producedSeen[i] + share - 1;
+            cells.setVolatile(transferAt + i, at);
+            mayPark &= lanes.lane(i).producedCount() <= at;
+        }
+        return mayPark;
     }
 
     /**
@@ -250,15 +322,21 @@ final class HandOff {
         // this store, so the polls below reach its node (see the class comment).
         cells.setVolatile(QUEUED_MIN, NONE);
         long dropped = 0;
-        TimeoutNode node = null;
-        for (long taken = 0; taken < TRANSFER_BATCH && (node = queue.poll()) != null; taken++) {
-            if (node.isCancelled()) {
-                dropped++;
-            } else if (!wheel.addUnlessDue(node)) {
-                due.accept(node);
+        long budget = TRANSFER_BATCH;
+        for (int i = 0; i <= laneMask && budget > 0; i++) {
+            NodeQueue lane = lanes.lane(firstLane + i);
+            TimeoutNode node;
+            while (budget > 0 && (node = lane.poll()) != null) {
+                budget--;
+                if (node.isCancelled()) {
+                    dropped++;
+                } else if (!wheel.addUnlessDue(node)) {
+                    due.accept(node);
+                }
             }
         }
-        if (node != null) {
+        firstLane = (firstLane + 1) & laneMask;
+        if (budget == 0) {
             // Producers outpace us: leave the rest for the next pass, so due timeouts still expire
             // in between, and keep the bound at "due now" (not NONE, which would let us sleep past
             // a queued node whose producer saw the bound we just cleared).
@@ -267,16 +345,16 @@ final class HandOff {
         return dropped;
     }
 
-    /** Takes the next queued node, or null; for the final drain. */
+    /** Takes the next queued node of any lane, or null when all are empty; for the final drain. */
     TimeoutNode poll() {
-        return queue.poll();
+        return lanes.poll();
     }
 
     /**
      * The worker's half of the handshake before it parks: stores its park deadline (volatile),
      * then loads QUEUED_MIN (volatile), pairing with {@link #wakeAfterOffer}.
      *
-     * @return when the worker must start taking the queue (see {@link #transferStart}), or
+     * @return when the worker must start taking the queues (see {@link #transferStart}), or
      *     {@link #NONE} when nothing is queued
      */
     long parking(final long elapsedDeadline) {
@@ -295,8 +373,28 @@ final class HandOff {
         cells.setRelease(RETIRED, retired);
     }
 
-    /** Sets the cancel count whose cancel wakes the worker (volatile: pairs with {@link #cancelled()}). */
-    void purgeAt(final long count) {
-        cells.setVolatile(PURGE_AT, count);
+    /**
+     * Sets when cancellers wake the worker for a purge: once the cancel count reaches
+     * {@code mark}, with what is left of it split among the lanes that cancelled since the last
+     * call, each lane's mark its count now plus its share (volatile: pairs with {@link #cancelled()}).
+     *
+     * @param mark the total cancel count that makes a purge worth it
+     */
+    void purgeAt(final long mark) {
+        int busy = 0;
+        long now = 0;
+        for (int i = 0; i <= laneMask; i++) {
+            long count = cells.getVolatile(CANCELLED + i);
+            now += count;
+            if (count != cancelledSeen[i]) {
+                busy++;
+                cancelledSeen[i] = count;
+            }
+        }
+        long lanesBusy = Math.max(1, busy);
+        long share = Math.max(1, (mark - now + lanesBusy - 1) / lanesBusy);
+        for (int i = 0; i <= laneMask; i++) {
+            cells.setVolatile(purgeAt + i, cancelledSeen[i] + share);
+        }
     }
 }

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * itself a call a StackOverflowError can strike. Without a cap no instance exists and the schedule
  * path pays nothing for it.
  *
- * <p>Threading: thread-safe (reads only: the retired cell with acquire, the cancel cell volatile,
- * both monotonic; see {@code HandOff} for who writes them).
+ * <p>Threading: thread-safe (reads only: the retired cell with acquire, the cancel cells volatile,
+ * all monotonic, so their sum read one by one is at most the true count; see {@code HandOff} for
+ * who writes them).
  */
 final class PendingLimit {
 
@@ -24,14 +25,17 @@ final class PendingLimit {
     private final PaddedLongs counters;
     private final int retiredCell;
     private final int cancelledCell;
+    private final int cancelledCells;
     /** Refused calls; written only on the refusal path, so an accepted schedule pays nothing. */
     private final AtomicLong rejected = new AtomicLong();
 
-    private PendingLimit(final long max, final PaddedLongs counters, final int retiredCell, final int cancelledCell) {
+    private PendingLimit(final long max, final PaddedLongs counters, final int retiredCell, final int cancelledCell,
+            final int cancelledCells) {
         this.max = max;
         this.counters = counters;
         this.retiredCell = retiredCell;
         this.cancelledCell = cancelledCell;
+        this.cancelledCells = cancelledCells;
     }
 
     /**
@@ -40,10 +44,12 @@ final class PendingLimit {
      * @param max the most pending timeouts
      * @param counters the engine's cells
      * @param retiredCell the cell of timeouts the worker retired (release by the worker)
-     * @param cancelledCell the cell of cancelled timeouts (atomic add by cancellers)
+     * @param cancelledCell the first cell of cancelled timeouts (atomic add by cancellers)
+     * @param cancelledCells how many cells from {@code cancelledCell} on count cancels
      */
-    static PendingLimit of(final long max, final PaddedLongs counters, final int retiredCell, final int cancelledCell) {
-        return max > 0 ? new PendingLimit(max, counters, retiredCell, cancelledCell) : null;
+    static PendingLimit of(final long max, final PaddedLongs counters, final int retiredCell, final int cancelledCell,
+            final int cancelledCells) {
+        return max > 0 ? new PendingLimit(max, counters, retiredCell, cancelledCell, cancelledCells) : null;
     }
 
     /**
@@ -54,7 +60,11 @@ final class PendingLimit {
      * @throws RejectedExecutionException if the limit is reached
      */
     void checkBeforeClaim(final long scheduled) {
-        long pending = scheduled - counters.getAcquire(retiredCell) - counters.getVolatile(cancelledCell);
+        long cancelled = 0;
+        for (int i = 0; i < cancelledCells; i++) {
+            cancelled += counters.getVolatile(cancelledCell + i);
+        }
+        long pending = scheduled - counters.getAcquire(retiredCell) - cancelled;
         if (pending >= max) {
             rejected.incrementAndGet();
             throw new RejectedExecutionException("Number of pending timeouts (" + (pending + 1)

@@ -10,12 +10,11 @@ import java.util.concurrent.locks.LockSupport;
  * The engine behind both public timers: the schedule path, and the wiring of the parts it
  * hands to. The parts:
  * <ul>
- *   <li>{@link HandOff}: the queue new timeouts wait in, the counters, and when to wake the
- *       worker;</li>
+ *   <li>{@link HandOff}: the queues new timeouts wait in, the counters, the optional cap on
+ *       pending timeouts, and when to wake the worker;</li>
  *   <li>{@link Lifecycle}: start, stop, waiting for the worker, a failed worker's drain, the
  *       leak guard;</li>
  *   <li>{@link Worker}: the worker thread's loop, driving the wheel the options ask for;</li>
- *   <li>{@link PendingLimit}: the optional cap on pending timeouts.</li>
  * </ul>
  * A timeout reaches the engine (to count a cancel) through its {@link TimeoutOwner}: one
  * {@link #bind bound} object per public timer that holds the public timer and this engine, so
@@ -30,9 +29,7 @@ public final class TimerCore implements StatsSource {
     private final Clock clock;
     private final long originNanos;
     /** Package-private for tests that inject faults into the queue. */
-    final HandOff handOff = new HandOff();
-    /** Null without a limit, so the common path skips it. */
-    private final PendingLimit limit;
+    final HandOff handOff;
     private final Lifecycle lifecycle;
     /** The lifecycle's worker thread, kept here too so a wake-up is one load away. */
     private final Thread workerThread;
@@ -49,7 +46,7 @@ public final class TimerCore implements StatsSource {
         this.logger = options.logger();
         this.clock = options.clock();
         this.originNanos = clock.nanoTime();
-        this.limit = handOff.newLimit(options.maxPendingTimeouts());
+        this.handOff = new HandOff(options.maxPendingTimeouts());
         TimingWheel wheel = options.newWheel(originNanos);
         StatsRecorder recorder = new StatsRecorder(name, logger, options.slowTaskNanos(),
                 options.taskExecutor() != null);
@@ -116,12 +113,13 @@ public final class TimerCore implements StatsSource {
         }
         long elapsedDeadline = Ticks.elapsedDeadline(nowNanos - originNanos, delayNanos);
         TimeoutNode node = new TimeoutNode(owner, task, originNanos + elapsedDeadline);
+        int lane = handOff.laneOfCaller();
         // Checks the pending limit and claims in one step; if it throws, nothing was claimed.
-        long index = handOff.offer(node, limit);
+        long index = handOff.offer(lane, node);
         if (lifecycle.state() != Lifecycle.STARTED) {
             return resolveRaceWithStop(node);
         }
-        if (handOff.wakeAfterOffer(index, elapsedDeadline)) {
+        if (handOff.wakeAfterOffer(lane, index, elapsedDeadline)) {
             LockSupport.unpark(workerThread);
         }
         return node;
@@ -191,7 +189,7 @@ public final class TimerCore implements StatsSource {
      */
     @Override
     public StatsSnapshot stats() {
-        return stats.snapshot(handOff::cancelledCount, handOff::scheduledCount, limit == null ? 0 : limit.rejected());
+        return stats.snapshot(handOff::cancelledCount, handOff::scheduledCount, handOff.rejectedByLimit());
     }
 
     @Override

@@ -9,12 +9,13 @@
  *               TimeoutFutures: check arguments, fill a TimerOptions, delegate
  *   adapters    ScheduledExecutorCore, ScheduledTask, FuturesTimeoutTask: JDK interfaces over a Timer
  *   engine      TimerCore      the schedule path and the wiring; any thread
- *               HandOff        queue + counters + the wake handshake (producers | worker)
+ *               HandOff        queues + counters + the wake handshake (producers | worker)
  *               Lifecycle      start, stop, waiting for the worker, a failed worker's drain, leak guard
  *               Worker         the worker thread's loop; sees only HandOff, its wheel and WorkerControl
- *               TimerOptions, PendingLimit, LeakGuard, WorkerControl
+ *               TimerOptions, LeakGuard, WorkerControl
  *               StatsRecorder, TimedTask: what the worker (and the executor) measure
- *   structures  TimeoutNode (+ TimeoutOwner, what a node asks of its engine), NodeQueue (MPSC),
+ *   structures  TimeoutNode (+ TimeoutOwner, what a node asks of its engine), NodeQueue (MPSC)
+ *               in NodeLanes (a lane per producer thread), PendingLimit,
  *               TimingWheel: HashedWheel | HierarchicalWheel over BucketArrays; worker-confined
  *   base        Ticks (all tick arithmetic), Clock, PaddedLongs, Checks, NamedThreadFactory,
  *               SystemProperties; statistics data (LogBuckets, LogHistogram, HistogramData,
@@ -44,8 +45,9 @@
  * <h2>Hand-offs and their happens-before edges</h2>
  * <ul>
  *   <li>Caller to worker, a new node: the producer's release fence, then its plain store of the
- *       node into its claimed queue slot (together a release store), paired with the worker's
- *       acquire load of that slot ({@link io.tickwheel.internal.NodeQueue}). The node's fields
+ *       node into its claimed slot of its lane's queue (together a release store), paired with the
+ *       worker's acquire load of that slot ({@link io.tickwheel.internal.NodeQueue}; a thread always
+ *       offers into the same lane, see {@link io.tickwheel.internal.HandOff}). The node's fields
  *       (task, deadline, owner) are published by it; a cancel later clears the task (release),
  *       after its own state CAS, which the worker's expire CAS excludes.</li>
  *   <li>Node to engine: a node keeps one final reference, its {@code TimeoutOwner}, made by the
@@ -53,14 +55,15 @@
  *       other fields; it holds the public timer (for {@code timer()}) and the engine (to
  *       count a cancel). The engine never holds it, so the leak guard can watch the public timer.</li>
  *   <li>Caller to worker, a cancel: the caller's CAS of the node's state, read by the worker
- *       with acquire before it links, cascades, expires or drains the node. The cancel counter
- *       (atomic add) tells the worker how many cancelled nodes it may still hold.</li>
+ *       with acquire before it links, cascades, expires or drains the node. The cancel counters
+ *       (atomic add, one per lane) tell the worker how many cancelled nodes it may still hold.</li>
  *   <li>Worker and callers, sleeping: a producer lowers {@code QUEUED_MIN} (CAS) only when its
  *       deadline is the earliest queued, then loads the worker's park deadline (volatile); the
  *       worker stores its park deadline (volatile), then loads {@code QUEUED_MIN}. One of the two
  *       sees the other, so no queued node is slept past (nor its transfer start, which a long
- *       backlog moves earlier); the worker then stores {@code TRANSFER_AT} (volatile) and reloads
- *       the producer index, against producers' atomic claim then load of {@code TRANSFER_AT}, so
+ *       backlog moves earlier); the worker then stores each lane's {@code TRANSFER_AT} (volatile)
+ *       and reloads that lane's producer index, against producers' atomic claim then load of
+ *       their lane's {@code TRANSFER_AT}, so
  *       a growing backlog always gets looked at again (see {@link io.tickwheel.internal.HandOff}).</li>
  *   <li>Worker to task: expired nodes are run on the worker (program order) or passed to
  *       {@code Executor.execute} (the executor's own happens-before).</li>
@@ -72,13 +75,13 @@
  *       which also tells it whether a {@code stop()} got there first), drains, and if no stop()
  *       did, tells each drained timeout through {@code cancelled()} itself and leaves the set for
  *       the first {@code stop()} to return; nothing is told twice.</li>
- *   <li>Counts: the worker's retired counter (release store, single writer), the cancel counter
- *       (atomic add) and the producer index are read in that order by {@code pendingTimeouts()}.</li>
+ *   <li>Counts: the worker's retired counter (release store, single writer), the cancel counters
+ *       (atomic add) and the lanes' producer indexes are read in that order by {@code pendingTimeouts()}.</li>
  *   <li>Statistics: the worker is the only writer of expired, drained, wake-ups and the lateness
  *       histogram (plain read of its own value, release store; readers acquire); task time is
  *       written by the worker, or with atomic adds by the executor's threads ({@code TimedTask});
- *       {@code stats()} loads the worker's counts, then the cancel counter, then the producer
- *       index, so a snapshot never shows more ended than scheduled. The schedule path gains no
+ *       {@code stats()} loads the worker's counts, then the cancel counters, then the producer
+ *       indexes, so a snapshot never shows more ended than scheduled. The schedule path gains no
  *       write: "scheduled" is the producer index and "rejected" is counted only on refusal.</li>
  *   <li>JFR: the periodic statistics hook holds timers weakly in a concurrent queue; the JFR
  *       thread takes snapshots like any reader.</li>

@@ -64,7 +64,7 @@ class NodeQueueErrorTest {
                     return thread;
                 }));
         AtomicInteger calls = new AtomicInteger();
-        core.handOff.queue.beforeNewChunk = () -> {
+        core.handOff.queue(0).beforeNewChunk = () -> {
             if (calls.incrementAndGet() % 2 == 1) { // every other new chunk: at 1024 and 2048 offers
                 throw new StackOverflowError("injected: in the hand-off, before the claim");
             }
@@ -78,7 +78,7 @@ class NodeQueueErrorTest {
                 thrown++;
             }
         }
-        core.handOff.queue.beforeNewChunk = null;
+        core.handOff.queue(0).beforeNewChunk = null;
         assertThat(thrown).as("injected failures").isPositive();
         assertThat(core.pendingTimeouts()).isEqualTo(accepted.size());
 

@@ -108,12 +108,13 @@ class WorkerTransferTimingTest {
         TimerOptions options = new TimerOptions(TimerOptions.Kind.HASHED, "WorkerTransferTimingTest")
                 .clock(clock).slowTaskNanos(slow);
         StatsRecorder stats = new StatsRecorder("T", options.logger(), slow, false);
-        HandOff handOff = new HandOff();
+        HandOff handOff = new HandOff(0);
+        int lane = handOff.laneOfCaller();
         for (int i = 0; i < AHEAD; i++) {
-            handOff.offer(new TimeoutNode(null, t -> { }, ORIGIN + TimeUnit.HOURS.toNanos(1)));
+            handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN + TimeUnit.HOURS.toNanos(1)));
         }
-        long index = handOff.offer(new TimeoutNode(null, t -> { }, ORIGIN));
-        handOff.wakeAfterOffer(index, 0);
+        long index = handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN));
+        handOff.wakeAfterOffer(lane, index, 0);
         Worker worker = new Worker(new OnePass(), handOff, new SlowPlacingWheel(clock), options, ORIGIN, stats);
 
         Logger jul = Logger.getLogger("io.tickwheel.WorkerTransferTimingTest");

@@ -1,0 +1,141 @@
+package io.tickwheel.internal;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+/**
+ * Hazards of the hand-off's lanes ({@link HandOff}, {@link NodeLanes}): each producer thread
+ * offers into its own lane's queue, while the earliest queued deadline and the worker's park
+ * deadline stay one pair of cells for all lanes. The tests pick lanes explicitly (1 and 2 of 4),
+ * since the lane of a jcstress actor's thread is not up to the test; two actors, as the
+ * machines we run on have two cores.
+ */
+public final class LaneHandOff {
+
+    private LaneHandOff() {
+    }
+
+    private static TimeoutNode node(final long deadline) {
+        return new TimeoutNode(null, timeout -> { }, deadline);
+    }
+
+    /**
+     * Hazard: the lost wake-up across lanes. Lane 1 holds a node due at 6, which made the shared
+     * earliest-queued bound 6. The worker takes the queues (it resets the bound, then polls every
+     * lane) and decides to park until 1000, while a producer offers a node due at 5 into lane 2
+     * and wakes the worker only if its node lowered the bound and the worker's published park
+     * deadline is later. If a transfer polled only some lanes, or the reset came after the polls,
+     * the worker could park to 1000 with the node queued and no producer waking it.
+     *
+     * <p>Result: r1 = the worker's transfer took the producer's node (1/0); r2 = the worker will
+     * wake by a queued node's transfer start (1) or sleeps to its own deadline (0); r3 = the
+     * producer wakes the worker (1/0).
+     */
+    @JCStressTest
+    @Outcome(id = {"1, 0, 0", "1, 0, 1", "1, 1, 0", "1, 1, 1", "0, 1, 0", "0, 1, 1", "0, 0, 1"},
+            expect = ACCEPTABLE, desc = "the worker took the node, saw it queued, or is woken")
+    @Outcome(id = "0, 0, 0", expect = FORBIDDEN, desc = "lost wake-up: the worker sleeps past the queued node")
+    @State
+    public static class OfferVsTransferAndPark {
+        private static final long FAR = 1000;
+        private final HandOff handOff = new HandOff(0, 4);
+        private final TimingWheel wheel = new HashedWheel(0, 1, 8);
+        private final TimeoutNode offered = node(5);
+
+        /** Queues a node due at 6 in lane 1. */
+        public OfferVsTransferAndPark() {
+            long index = handOff.offer(1, node(6));
+            handOff.wakeAfterOffer(1, index, 6);
+        }
+
+        /**
+         * Offers a node due at 5 into lane 2.
+         *
+         * @param r the result
+         */
+        @Actor
+        public void producer(final III_Result r) {
+            long index = handOff.offer(2, offered);
+            r.r3 = handOff.wakeAfterOffer(2, index, 5) ? 1 : 0;
+        }
+
+        /**
+         * Takes the queues into the wheel, then parks (in decision only) until {@value #FAR}.
+         *
+         * @param r the result
+         */
+        @Actor
+        public void worker(final III_Result r) {
+            boolean[] due = new boolean[1];
+            handOff.transferTo(wheel, node -> due[0] |= node == offered);
+            r.r1 = due[0] || wheel.size() == 2 ? 1 : 0;
+            r.r2 = handOff.parking(FAR) < FAR ? 1 : 0;
+        }
+    }
+
+    /**
+     * Hazard: the worker takes nodes from several lanes while their producers offer. A node taken
+     * twice or never, or counts that disagree with what was taken, would break the accounting
+     * (each timeout ends exactly once) and {@code pendingTimeouts()}.
+     *
+     * <p>Result: r1, r2 = how many times node 1, 2 was taken (by the worker's two polls during the
+     * offers and the arbiter's polls after); r3 = scheduled count; r4 = backlog at the end.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1, 2, 0", expect = ACCEPTABLE, desc = "each node taken once, counts exact")
+    @Outcome(expect = FORBIDDEN, desc = "a node lost or taken twice, or a count off")
+    @State
+    public static class OffersVsPoll {
+        private final HandOff handOff = new HandOff(0, 4);
+        private final TimeoutNode first = node(1);
+        private final TimeoutNode second = node(2);
+        private int takenFirst;
+        private int takenSecond;
+
+        /** Offers node 1 into lane 1, then node 2 into lane 2. */
+        @Actor
+        public void producer() {
+            handOff.offer(1, first);
+            handOff.offer(2, second);
+        }
+
+        /** Polls twice, as the worker's transfer does. */
+        @Actor
+        public void worker() {
+            take(handOff.poll());
+            take(handOff.poll());
+        }
+
+        private void take(final TimeoutNode node) {
+            if (node == first) {
+                takenFirst++;
+            } else if (node == second) {
+                takenSecond++;
+            }
+        }
+
+        /**
+         * Polls what is left, then reads the counts.
+         *
+         * @param r the result
+         */
+        @Arbiter
+        public void arbiter(final IIII_Result r) {
+            for (int i = 0; i < 3; i++) {
+                take(handOff.poll());
+            }
+            r.r1 = takenFirst;
+            r.r2 = takenSecond;
+            r.r3 = (int) handOff.scheduledCount();
+            r.r4 = (int) handOff.backlog();
+        }
+    }
+}
