@@ -32,12 +32,12 @@ import java.util.function.Consumer;
  * earliest deadline can pay for an unpark. The backlog keeps growing while the worker sleeps,
  * and with it the time a transfer takes, so the producer whose offer passes its lane's
  * {@code TRANSFER_AT} wakes it to look again: the worker splits {@link #TRANSFER_BATCH} offers
- * among the lanes that offered since its last look, so the backlog grows by about that many
- * between looks however many lanes are busy. Likewise a canceller whose cancel reaches its lane's
- * {@code PURGE_AT} wakes it for a purge, the wanted count split among the lanes that cancelled,
- * which bounds the garbage of cancelled nodes, queued or linked (a lane that starts cancelling
- * after the split can add one share, and before the first split each lane may add
- * {@link #PURGE_MIN}).
+ * among the lanes that offered since its last look and gives each other lane an even split
+ * of it over all lanes, so the backlog grows by less than twice that between looks however
+ * many lanes turn busy. Likewise a canceller whose cancel reaches its lane's {@code PURGE_AT}
+ * wakes it for a purge, the wanted count split the same way, which bounds the garbage of
+ * cancelled nodes, queued or linked, to less than twice what one lane would leave (before the
+ * first split each lane may add {@link #PURGE_MIN}).
  *
  * <h2>Counting without a shared counter on the schedule path</h2>
  * pending = scheduled - retired - cancelled, where "scheduled" is the sum of the lanes' producer
@@ -211,19 +211,19 @@ final class HandOff {
     }
 
     /**
-     * Counts one cancel in the calling thread's lane, by the thread whose cancel CAS succeeded.
+     * Counts one cancel in {@code lane} (the canceller's, from {@link #laneOfCaller()}), by the
+     * thread whose cancel CAS succeeded.
      *
      * @return whether this cancel made a purge worth a wake-up
      */
-    boolean cancelled() {
-        int lane = lanes.laneOf(Thread.currentThread());
+    boolean cancelled(final int lane) {
         long count = cells.getAndAdd(CANCELLED + lane, 1) + 1;
         return count == cells.getVolatile(purgeAt + lane);
     }
 
-    /** Counts one cancel by a producer that lost its race with stop(): no purge to wake for. */
-    void cancelledByRace() {
-        cells.getAndAdd(CANCELLED + lanes.laneOf(Thread.currentThread()), 1);
+    /** Counts one cancel in {@code lane} by a producer that lost its race with stop(): no purge to wake for. */
+    void cancelledByRace(final int lane) {
+        cells.getAndAdd(CANCELLED + lane, 1);
     }
 
     /**
@@ -287,24 +287,24 @@ final class HandOff {
 
     /**
      * Sets each lane's offer that wakes a sleeping worker to look at the backlog again, its share
-     * of {@link #TRANSFER_BATCH} offers from now (volatile store), then loads the lane's producer
-     * index (volatile): if producers got there first, the worker must not sleep.
+     * of {@link #TRANSFER_BATCH} offers from now (volatile store; see the class comment), then
+     * loads the lane's producer index (volatile): if producers got there first, it must not sleep.
      *
      * @return whether the worker may park
      */
     boolean lookAgainLater() {
-        int busy = 0;
+        int moved = 0; // bit i: lane i offered since the last look; the others get an even split
         for (int i = 0; i <= laneMask; i++) {
             long produced = lanes.lane(i).producedCount();
             if (produced != producedSeen[i]) {
-                busy++;
+                moved |= 1 << i;
                 producedSeen[i] = produced;
             }
         }
-        long share = Math.max(1, TRANSFER_BATCH / Math.max(1, busy));
+        long share = Math.max(1, TRANSFER_BATCH / Math.max(1, Integer.bitCount(moved)));
         boolean mayPark = true;
         for (int i = 0; i <= laneMask; i++) {
-            long at = producedSeen[i] + share - 1;
+            long at = producedSeen[i] + ((moved >>> i & 1) != 0 ? share : TRANSFER_BATCH / (laneMask + 1)) - 1;
             cells.setVolatile(transferAt + i, at);
             mayPark &= lanes.lane(i).producedCount() <= at;
         }
@@ -374,27 +374,27 @@ final class HandOff {
     }
 
     /**
-     * Sets when cancellers wake the worker for a purge: once the cancel count reaches
-     * {@code mark}, with what is left of it split among the lanes that cancelled since the last
-     * call, each lane's mark its count now plus its share (volatile: pairs with {@link #cancelled()}).
+     * Sets when cancellers wake the worker for a purge: once the cancel count reaches {@code mark}, what
+     * is left of it split among the lanes that cancelled since the last call (volatile: pairs with cancelled()).
      *
      * @param mark the total cancel count that makes a purge worth it
      */
     void purgeAt(final long mark) {
-        int busy = 0;
+        int moved = 0; // as in lookAgainLater: a lane that did not cancel gets an even split
         long now = 0;
         for (int i = 0; i <= laneMask; i++) {
             long count = cells.getVolatile(CANCELLED + i);
             now += count;
             if (count != cancelledSeen[i]) {
-                busy++;
+                moved |= 1 << i;
                 cancelledSeen[i] = count;
             }
         }
-        long lanesBusy = Math.max(1, busy);
+        long lanesBusy = Math.max(1, Integer.bitCount(moved));
         long share = Math.max(1, (mark - now + lanesBusy - 1) / lanesBusy);
+        long idleShare = Math.max(1, (mark - now + laneMask) / (laneMask + 1));
         for (int i = 0; i <= laneMask; i++) {
-            cells.setVolatile(purgeAt + i, cancelledSeen[i] + share);
+            cells.setVolatile(purgeAt + i, cancelledSeen[i] + ((moved >>> i & 1) != 0 ? share : idleShare));
         }
     }
 }

@@ -51,7 +51,9 @@ final class NodeLanes {
 
     /** The lane of {@code thread}: by its id, so the same on every call. */
     int laneOf(final Thread thread) {
-        return (int) thread.getId() & mask;
+        // One lane (a pending limit): no call to getId(), which a Thread subclass may override, and
+        // which the cancel path makes after its CAS, where a throw would lose the count for good.
+        return mask == 0 ? 0 : (int) thread.getId() & mask;
     }
 
     /** The queue of lane {@code lane} (masked, so any int picks one). */

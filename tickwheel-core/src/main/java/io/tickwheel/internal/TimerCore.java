@@ -117,7 +117,7 @@ public final class TimerCore implements StatsSource {
         // Checks the pending limit and claims in one step; if it throws, nothing was claimed.
         long index = handOff.offer(lane, node);
         if (lifecycle.state() != Lifecycle.STARTED) {
-            return resolveRaceWithStop(node);
+            return resolveRaceWithStop(node, lane);
         }
         if (handOff.wakeAfterOffer(lane, index, elapsedDeadline)) {
             LockSupport.unpark(workerThread);
@@ -130,9 +130,9 @@ public final class TimerCore implements StatsSource {
      * in stop()'s result, and we return it; if not, we cancel it here and refuse the call, so the
      * caller learns the truth either way.
      */
-    private TimeoutNode resolveRaceWithStop(final TimeoutNode node) {
+    private TimeoutNode resolveRaceWithStop(final TimeoutNode node, final int lane) {
         if (node.tryCancelUnreturned()) {
-            handOff.cancelledByRace();
+            handOff.cancelledByRace(lane);
             throw lifecycle.stopped();
         }
         return node;
@@ -140,7 +140,7 @@ public final class TimerCore implements StatsSource {
 
     /** Called by the one thread whose cancel CAS succeeded. */
     void onCancelled() {
-        boolean purgeDue = handOff.cancelled();
+        boolean purgeDue = handOff.cancelled(handOff.laneOfCaller());
         if (purgeDue) {
             LockSupport.unpark(workerThread);
         }

@@ -139,10 +139,10 @@ class HandOffLanesTest {
         while (cancellers.size() < 2) {
             int slot = cancellers.size();
             Thread canceller = new Thread(() -> {
-                handOff.cancelled();
+                handOff.cancelled(handOff.laneOfCaller());
                 awaitQuietly(marked);
                 for (int i = 1; i <= 100 && wokeAt[slot] == 0; i++) {
-                    if (handOff.cancelled()) {
+                    if (handOff.cancelled(handOff.laneOfCaller())) {
                         wokeAt[slot] = i;
                     }
                 }

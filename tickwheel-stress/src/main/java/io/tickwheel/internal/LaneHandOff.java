@@ -82,6 +82,68 @@ public final class LaneHandOff {
     }
 
     /**
+     * Hazard: the lost purge wake-up in one lane. Lane 1 has counted 5 cancels, which the worker
+     * has seen. The worker sets the marks for a purge at 6 cancels in all (lane 1's mark becomes
+     * 6, or 7 if it already sees the sixth cancel) and, before parking, checks whether any lane's
+     * count reached its mark; a canceller counts the sixth cancel in lane 1 and wakes the worker
+     * if its count equals the mark it then loads. Each side stores, then loads the other's cell:
+     * if either used a weaker order, the worker could park with the purge due and no canceller
+     * waking it, and cancelled nodes would pile up for as long as it sleeps.
+     *
+     * <p>Result: r1 = the worker's pre-park check finds the purge due (1/0); r2 = the canceller
+     * wakes the worker (1/0); r3 = the purge is due by the marks the worker set (1: lane 1's mark
+     * is 6), read after both.
+     */
+    @JCStressTest
+    @Outcome(id = {"0, 0, 0", "1, 0, 1", "0, 1, 1", "1, 1, 1"}, expect = ACCEPTABLE,
+            desc = "the worker re-based the mark past the sixth cancel, saw it, or is woken")
+    @Outcome(id = "0, 0, 1", expect = FORBIDDEN, desc = "lost wake-up: the purge is due and the worker sleeps")
+    @Outcome(expect = FORBIDDEN, desc = "a mark or a count off")
+    @State
+    public static class CancelVsPurgeMark {
+        private final HandOff handOff = new HandOff(0, 4);
+
+        /** Counts 5 cancels in lane 1 and lets the worker see them (its mark then far away). */
+        public CancelVsPurgeMark() {
+            for (int i = 0; i < 5; i++) {
+                handOff.cancelled(1);
+            }
+            handOff.purgeAt(1000);
+        }
+
+        /**
+         * Counts the sixth cancel in lane 1.
+         *
+         * @param r the result
+         */
+        @Actor
+        public void canceller(final III_Result r) {
+            r.r2 = handOff.cancelled(1) ? 1 : 0;
+        }
+
+        /**
+         * Sets the marks for a purge at 6 cancels, then checks before parking.
+         *
+         * @param r the result
+         */
+        @Actor
+        public void worker(final III_Result r) {
+            handOff.purgeAt(6);
+            r.r1 = handOff.transferDue(0) ? 1 : 0;
+        }
+
+        /**
+         * Reads whether the purge is due by the marks as they ended.
+         *
+         * @param r the result
+         */
+        @Arbiter
+        public void arbiter(final III_Result r) {
+            r.r3 = handOff.transferDue(0) ? 1 : 0;
+        }
+    }
+
+    /**
      * Hazard: the worker takes nodes from several lanes while their producers offer. A node taken
      * twice or never, or counts that disagree with what was taken, would break the accounting
      * (each timeout ends exactly once) and {@code pendingTimeouts()}.
