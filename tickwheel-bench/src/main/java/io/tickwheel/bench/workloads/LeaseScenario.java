@@ -52,22 +52,10 @@ public final class LeaseScenario implements Workload {
     public void run(final RunContext ctx) throws InterruptedException {
         int leases = leases(ctx.sizes());
         long period = period(ctx.sizes());
-        // A warm-up round on its own timer, as long as the measured one: without it the JIT's
-        // compilation (about half a second of CPU for tickwheel, less for Netty's smaller loop)
-        // fell inside the measured window and was charged to the renewals. It has to be long:
-        // the worker's per-tick methods run about once a millisecond, so they reach C2 only some
-        // 8 s into the JVM (-XX:+PrintCompilation), and ran as profiled C1 code until then.
-        renew(ctx, leases, period, duration(ctx.sizes()), false);
-        ctx.progress("warmed up");
-        renew(ctx, leases, period, duration(ctx.sizes()), true);
-    }
-
-    private static void renew(final RunContext ctx, final int leases, final long period, final long duration,
-            final boolean report) throws InterruptedException {
+        long duration = duration(ctx.sizes());
         BenchTimer timer = ctx.newTimer();
         Renewals renewals = new Renewals(timer, period);
         timer.schedule(timer.prepare(Tasks.NOOP), Tasks.HOUR);
-        // Twice: what the warm-up round left (a stopped timer's wheel) can take a second collection.
         Probes.usedHeapAfterGc();
         long heapBefore = Probes.usedHeapAfterGc();
         long start = System.nanoTime() + ctx.sizes().nanos(Tasks.SECOND, 300 * Tasks.MS);
@@ -75,16 +63,23 @@ public final class LeaseScenario implements Workload {
             renewals.arm(start + period * i / leases);
         }
         long heapArmed = Probes.usedHeapAfterGc();
-        Probes.sleepNanos(start - System.nanoTime());
+        // Warm-up: the same timer renews for as long as the window lasts before the window opens,
+        // so the window sees the steady state a lease-renewing service runs in. A warm-up round on
+        // a timer of its own, stopped before a fresh one was measured (until 2026-11-24), let that
+        // stop() and the new timer's start deoptimize the worker's per-tick code (unstable_if
+        // traps on branches the steady state never takes), which runs about once a millisecond and
+        // so was recompiled by C2 only 5 to 6 s into the window (-XX:+LogCompilation): the window
+        // measured the JIT and its compiler threads as much as the renewals.
+        Probes.sleepNanos(start + duration - System.nanoTime());
+        ctx.progress("warmed up");
+        renewals.lateness.startInterval();
+        long before = renewals.count.sum();
         Window window = Window.open();
         Probes.sleepNanos(duration);
-        renewals.running = false;
         window.close();
-        long done = renewals.count.sum();
+        long done = renewals.count.sum() - before;
+        renewals.running = false;
         timer.stop();
-        if (!report) {
-            return;
-        }
         Metrics m = ctx.newMetrics();
         window.put(m, "renewals", done);
         m.put("leases", leases);

@@ -14,6 +14,8 @@ public final class LiveLateness {
 
     private final Recorder recorder = new Recorder(Lateness.HIGHEST_NANOS, Lateness.DIGITS);
     private final LongAdder early = new LongAdder();
+    /** Early fires before the interval {@link #startInterval()} began; read by the caller's thread only. */
+    private long earlyBefore;
 
     /**
      * Records one fire, now.
@@ -30,12 +32,22 @@ public final class LiveLateness {
     }
 
     /**
-     * Puts the statistics of every fire so far; call once, at the end.
+     * Forgets the fires so far: {@link #summarize} then covers the fires from now on (a fire in
+     * flight at this moment may fall on either side).
+     */
+    public void startInterval() {
+        recorder.getIntervalHistogram();
+        earlyBefore = early.sum();
+    }
+
+    /**
+     * Puts the statistics of every fire so far (since {@link #startInterval()}, if called); call
+     * once, at the end.
      *
      * @param m where to put them
      */
     public void summarize(final Metrics m) {
         Histogram h = recorder.getIntervalHistogram();
-        Lateness.put(m, "", h, early.sum(), 0);
+        Lateness.put(m, "", h, early.sum() - earlyBefore, 0);
     }
 }
