@@ -71,6 +71,12 @@ public final class LeaseScenario implements Workload {
         // so was recompiled by C2 only 5 to 6 s into the window (-XX:+LogCompilation): the window
         // measured the JIT and its compiler threads as much as the renewals.
         Probes.sleepNanos(start + duration - System.nanoTime());
+        // Collected before the window, as W1 is before each round: without it every byte the
+        // window allocates lands on a heap page never touched before (no collection happens in
+        // these few seconds), and the allocating thread, the timer's here, pays the kernel's
+        // page fault and zeroing for it, about a seventh of tickwheel's timer thread in
+        // async-profiler; a long-running service allocates into pages its collector recycles.
+        Probes.usedHeapAfterGc();
         ctx.progress("warmed up");
         renewals.lateness.startInterval();
         long before = renewals.count.sum();
