@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
 
 /**
  * Captures what tickwheel logs through {@link System.Logger}, which the JDK routes to
- * java.util.logging when no other backend is installed.
+ * java.util.logging when no other backend is installed. Public for the tests of
+ * {@code io.tickwheel.internal}.
  *
  * <p>Holds a strong reference to the JUL logger: java.util.logging keeps loggers weakly, so a test
  * that calls {@code System.gc()} would otherwise lose its handler. Records are kept off the console
@@ -19,7 +20,7 @@ import java.util.stream.Collectors;
  *
  * <p>Threading: thread-safe (records arrive on the worker, Cleaner and executor threads).
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
 
     private final Logger logger;
     private final boolean parentHandlers;
@@ -55,8 +56,17 @@ final class LogCapture implements AutoCloseable {
      * @param loggerName for tickwheel, {@code "io.tickwheel." + the timer's simple class name}
      * @return the capture; close it when done
      */
-    static LogCapture of(final String loggerName) {
+    public static LogCapture of(final String loggerName) {
         return new LogCapture(loggerName);
+    }
+
+    /**
+     * Every record's formatted message, at any level, in the order logged.
+     *
+     * @return the messages
+     */
+    public List<String> messages() {
+        return records.stream().map(LogCapture::message).collect(Collectors.toList());
     }
 
     /** Every record at {@code level} (ERROR is SEVERE), message formatted, as "LEVEL message [thrown]". */

@@ -91,8 +91,6 @@ final class HandOff {
     private static final long AWAKE = Long.MIN_VALUE;
 
     private final NodeLanes lanes;
-    /** Lanes less one (a power of two). */
-    private final int laneMask;
     /** Null without a limit, so the common path skips it; with one there is one lane. */
     private final PendingLimit limit;
     /**
@@ -128,7 +126,6 @@ final class HandOff {
     HandOff(final long maxPending, final int laneCount) {
         lanes = new NodeLanes(maxPending > 0 ? 1 : laneCount);
         int count = lanes.count();
-        laneMask = count - 1;
         transferAt = CANCELLED + count;
         purgeAt = transferAt + count;
         cells = new PaddedLongs(purgeAt + count);
@@ -250,7 +247,7 @@ final class HandOff {
     /** Cancel count so far (the lanes' counts, each volatile); any thread. */
     long cancelledCount() {
         long sum = 0;
-        for (int i = 0; i <= laneMask; i++) {
+        for (int i = 0; i < lanes.count(); i++) {
             sum += cells.getVolatile(CANCELLED + i);
         }
         return sum;
@@ -272,7 +269,7 @@ final class HandOff {
         if (transferStart(cells.getVolatile(QUEUED_MIN), backlog()) <= elapsedNow) {
             return true;
         }
-        for (int i = 0; i <= laneMask; i++) {
+        for (int i = 0; i < lanes.count(); i++) {
             if (cells.getVolatile(CANCELLED + i) >= cells.getVolatile(purgeAt + i)) {
                 return true;
             }
@@ -293,18 +290,17 @@ final class HandOff {
      * @return whether the worker may park
      */
     boolean lookAgainLater() {
-        int moved = 0; // bit i: lane i offered since the last look; the others get an even split
-        for (int i = 0; i <= laneMask; i++) {
+        int busy = 0; // bit i: lane i offered since the last look
+        for (int i = 0; i < lanes.count(); i++) {
             long produced = lanes.lane(i).producedCount();
             if (produced != producedSeen[i]) {
-                moved |= 1 << i;
+                busy |= 1 << i;
                 producedSeen[i] = produced;
             }
         }
-        long share = Math.max(1, TRANSFER_BATCH / Math.max(1, Integer.bitCount(moved)));
         boolean mayPark = true;
-        for (int i = 0; i <= laneMask; i++) {
-            long at = producedSeen[i] + ((moved >>> i & 1) != 0 ? share : TRANSFER_BATCH / (laneMask + 1)) - 1;
+        for (int i = 0; i < lanes.count(); i++) {
+            long at = producedSeen[i] + part(TRANSFER_BATCH, busy, i) - 1;
             cells.setVolatile(transferAt + i, at);
             mayPark &= lanes.lane(i).producedCount() <= at;
         }
@@ -323,7 +319,7 @@ final class HandOff {
         cells.setVolatile(QUEUED_MIN, NONE);
         long dropped = 0;
         long budget = TRANSFER_BATCH;
-        for (int i = 0; i <= laneMask && budget > 0; i++) {
+        for (int i = 0; i < lanes.count() && budget > 0; i++) {
             NodeQueue lane = lanes.lane(firstLane + i);
             TimeoutNode node;
             while (budget > 0 && (node = lane.poll()) != null) {
@@ -335,7 +331,7 @@ final class HandOff {
                 }
             }
         }
-        firstLane = (firstLane + 1) & laneMask;
+        firstLane++; // lane() masks it
         if (budget == 0) {
             // Producers outpace us: leave the rest for the next pass, so due timeouts still expire
             // in between, and keep the bound at "due now" (not NONE, which would let us sleep past
@@ -374,27 +370,31 @@ final class HandOff {
     }
 
     /**
-     * Sets when cancellers wake the worker for a purge: once the cancel count reaches {@code mark}, what
-     * is left of it split among the lanes that cancelled since the last call (volatile: pairs with cancelled()).
-     *
-     * @param mark the total cancel count that makes a purge worth it
+     * Sets when cancellers wake the worker for a purge: once the cancel count reaches {@code mark},
+     * what is left of it split among the lanes (see {@link #part}; volatile: pairs with cancelled()).
      */
     void purgeAt(final long mark) {
-        int moved = 0; // as in lookAgainLater: a lane that did not cancel gets an even split
+        int busy = 0; // bit i: lane i cancelled since the last call
         long now = 0;
-        for (int i = 0; i <= laneMask; i++) {
+        for (int i = 0; i < lanes.count(); i++) {
             long count = cells.getVolatile(CANCELLED + i);
             now += count;
             if (count != cancelledSeen[i]) {
-                moved |= 1 << i;
+                busy |= 1 << i;
                 cancelledSeen[i] = count;
             }
         }
-        long lanesBusy = Math.max(1, Integer.bitCount(moved));
-        long share = Math.max(1, (mark - now + lanesBusy - 1) / lanesBusy);
-        long idleShare = Math.max(1, (mark - now + laneMask) / (laneMask + 1));
-        for (int i = 0; i <= laneMask; i++) {
-            cells.setVolatile(purgeAt + i, cancelledSeen[i] + ((moved >>> i & 1) != 0 ? share : idleShare));
+        for (int i = 0; i < lanes.count(); i++) {
+            cells.setVolatile(purgeAt + i, cancelledSeen[i] + part(mark - now, busy, i));
         }
+    }
+
+    /**
+     * Lane {@code lane}'s part of {@code amount} in a split of a wake-up mark, at least 1: the lanes in
+     * {@code busy} (a bit each) share it, each other lane gets an even split over all lanes.
+     */
+    private long part(final long amount, final int busy, final int lane) {
+        long ways = (busy >>> lane & 1) != 0 ? Integer.bitCount(busy) : lanes.count();
+        return Math.max(1, (amount + ways - 1) / ways);
     }
 }

@@ -2,14 +2,11 @@ package io.tickwheel.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.LogCapture;
 import io.tickwheel.TimerTask;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -118,25 +115,8 @@ class InlineTimingTest {
 
     @Test
     void aSlowTaskInAGroup_isCountedOnce_namedAmongItsGroup_andEndsGrouping() {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Logger jul = Logger.getLogger(LOGGER);
-        Handler handler = new Handler() {
-            @Override
-            public void publish(final LogRecord logRecord) {
-                records.add(logRecord);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        jul.addHandler(handler);
-        jul.setUseParentHandlers(false);
-        try {
+        List<String> records;
+        try (LogCapture log = LogCapture.of(LOGGER)) {
             List<TimeoutNode> nodes = new ArrayList<>();
             for (int i = 0; i < InlineTiming.SOLO_RUN; i++) {
                 nodes.add(node("tiny" + i, 100));
@@ -148,16 +128,14 @@ class InlineTimingTest {
             }
             nodes.add(node("timed-alone", 120 * MS));
             runPass(nodes);
-        } finally {
-            jul.removeHandler(handler);
-            jul.setUseParentHandlers(true);
+            records = log.messages();
         }
         TimerStatsView view = new TimerStatsView(stats);
         assertThat(view.slowTasks).as("the group, and the task timed alone after it").isEqualTo(2);
         assertThat(records).hasSize(2);
-        String group = records.get(0).getMessage();
+        String group = records.get(0);
         assertThat(group).contains("One of the TimerTasks before, blocker, after2", "or after7", "up to 150 ms");
-        assertThat(records.get(1).getMessage()).contains("TimerTask timed-alone of T ran for 120 ms")
+        assertThat(records.get(1)).contains("TimerTask timed-alone of T ran for 120 ms")
                 .doesNotContain("One of");
         HistogramData time = taskTime();
         assertThat(time.count()).isEqualTo(InlineTiming.SOLO_RUN + InlineTiming.GROUP + 1L);
@@ -180,13 +158,11 @@ class InlineTimingTest {
             assertThat(node.tryExpire()).isTrue();
             nodes.add(node);
         }
-        Logger jul = Logger.getLogger(TimeoutNode.class.getName());
-        boolean parents = jul.getUseParentHandlers();
-        jul.setUseParentHandlers(false); // the expected stack traces stay off the console
+        LogCapture expectedStackTraces = LogCapture.of(TimeoutNode.class.getName()); // kept off the console
         try {
             runPass(nodes);
         } finally {
-            jul.setUseParentHandlers(parents);
+            expectedStackTraces.close();
         }
         assertThat(new TimerStatsView(stats).failures).isEqualTo((InlineTiming.SOLO_RUN + InlineTiming.GROUP) / 4);
     }
