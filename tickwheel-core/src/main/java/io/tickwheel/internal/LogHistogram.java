@@ -68,9 +68,10 @@ public final class LogHistogram {
     public void recordEach(final long total, final int count) {
         long v = Math.max(0, total);
         long share = v / count;
-        if (share > (long) MAX.getOpaque(this)) {
-            MAX.setRelease(this, share);
-        }
+        // A store every time instead of a branch: C2 compiles a branch that its profile says is
+        // never taken into a trap, and a new maximum (a pause, a slow task: the moment that
+        // matters) would then deoptimize the worker's whole inlined fire path and recompile it.
+        MAX.setRelease(this, Math.max(share, (long) MAX.getOpaque(this)));
         SUM.setRelease(this, (long) SUM.getOpaque(this) + v);
         int index = LogBuckets.index(share);
         // Release: pairs with the acquire load of each bucket in snapshot().

@@ -23,7 +23,7 @@ import org.HdrHistogram.Recorder;
 final class AckBench {
 
     /** Outstanding async schedules: by Little's law, latency is about window / rate. */
-    static final int[] ASYNC_WINDOWS = {16, 64, 16_384};
+    static final int[] ASYNC_WINDOWS = {16, 32, 64, 16_384};
 
     private AckBench() {
     }

@@ -1,21 +1,32 @@
 package io.tickwheel.bench.workloads;
 
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.AtomicHistogram;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 
 /**
  * Records lateness as timeouts fire, for scenarios whose timeouts are created on the fly.
  * Each fire passes the deadline it was armed with.
  *
- * <p>Threading: thread-safe (via HdrHistogram's wait-free {@link Recorder} and adders).
+ * <p>One histogram records every fire and is never swapped or reset: an interval is the
+ * difference of two copies. HdrHistogram's {@code Recorder} swapped in an empty histogram at
+ * {@link #startInterval()}, whose first values took branches the firing threads' compiled code
+ * had never taken (a new minimum and maximum, the recorder's phase flip); in the lease scenario
+ * that deoptimized the timer thread's whole inlined fire path at the start of the measured window
+ * and put its recompilation (C1 then C2, tens of milliseconds of compiler-thread CPU, more for a
+ * larger fire path) inside the window.
+ *
+ * <p>Threading: thread-safe ({@link AtomicHistogram} and adders); {@link #startInterval()} and
+ * {@link #summarize} on one caller thread.
  */
 public final class LiveLateness {
 
-    private final Recorder recorder = new Recorder(Lateness.HIGHEST_NANOS, Lateness.DIGITS);
+    private final AtomicHistogram histogram = new AtomicHistogram(Lateness.HIGHEST_NANOS, Lateness.DIGITS);
     private final LongAdder early = new LongAdder();
     /** Early fires before the interval {@link #startInterval()} began; read by the caller's thread only. */
     private long earlyBefore;
+    /** A copy of {@code histogram} when the interval began, or null; caller's thread only. */
+    private Histogram atStart;
 
     /**
      * Records one fire, now.
@@ -27,7 +38,7 @@ public final class LiveLateness {
         if (late < 0) {
             early.increment();
         } else {
-            recorder.recordValue(Math.min(late, Lateness.HIGHEST_NANOS));
+            histogram.recordValue(Math.min(late, Lateness.HIGHEST_NANOS));
         }
     }
 
@@ -36,7 +47,7 @@ public final class LiveLateness {
      * flight at this moment may fall on either side).
      */
     public void startInterval() {
-        recorder.getIntervalHistogram();
+        atStart = snapshot();
         earlyBefore = early.sum();
     }
 
@@ -47,7 +58,17 @@ public final class LiveLateness {
      * @param m where to put them
      */
     public void summarize(final Metrics m) {
-        Histogram h = recorder.getIntervalHistogram();
+        Histogram h = snapshot();
+        if (atStart != null) {
+            h.subtract(atStart);
+        }
         Lateness.put(m, "", h, early.sum() - earlyBefore, 0);
+    }
+
+    /** A copy of every fire so far; a fire recorded meanwhile may be in it or not. */
+    private Histogram snapshot() {
+        Histogram copy = new Histogram(Lateness.HIGHEST_NANOS, Lateness.DIGITS);
+        copy.add(histogram);
+        return copy;
     }
 }
