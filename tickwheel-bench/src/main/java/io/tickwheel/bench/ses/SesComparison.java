@@ -117,6 +117,13 @@ public final class SesComparison {
             results.addAll(measureChurn(sesSubjects, new SesChurn(ops, outstanding, 42),
                     new SesChurn(Math.max(ops / 10, outstanding), outstanding, 42), rounds));
         }
+        // The smallest size again with delays of 10 to 60 ms, so that every executor also takes its
+        // cancelled tasks off its queue inside the measurement (see SesChurn).
+        int steadyOutstanding = outstandingSizes[0];
+        long steadyDelay = TimeUnit.MILLISECONDS.toNanos(10);
+        results.addAll(measureChurn(sesSubjects,
+                new SesChurn(2 * ops, steadyOutstanding, 42, steadyDelay, true),
+                new SesChurn(Math.max(ops / 5, steadyOutstanding), steadyOutstanding, 42, steadyDelay, true), rounds));
         List<List<Measurement>> perSubject = new ArrayList<>();
         List<TimeoutSubject> timeoutSubjects = List.of(
                 new TimeoutSubject("CompletableFuture.orTimeout (JDK)", null, true),
