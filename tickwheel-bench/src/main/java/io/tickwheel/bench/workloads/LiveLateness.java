@@ -47,7 +47,7 @@ public final class LiveLateness {
      * flight at this moment may fall on either side).
      */
     public void startInterval() {
-        atStart = snapshot();
+        atStart = histogram.copy(); // a fire recorded meanwhile may be in it or not
         earlyBefore = early.sum();
     }
 
@@ -58,17 +58,10 @@ public final class LiveLateness {
      * @param m where to put them
      */
     public void summarize(final Metrics m) {
-        Histogram h = snapshot();
+        Histogram h = histogram.copy();
         if (atStart != null) {
             h.subtract(atStart);
         }
         Lateness.put(m, "", h, early.sum() - earlyBefore, 0);
-    }
-
-    /** A copy of every fire so far; a fire recorded meanwhile may be in it or not. */
-    private Histogram snapshot() {
-        Histogram copy = new Histogram(Lateness.HIGHEST_NANOS, Lateness.DIGITS);
-        copy.add(histogram);
-        return copy;
     }
 }
