@@ -54,7 +54,6 @@ public final class StatsRecorder {
     private final AtomicLong taskFailures = new AtomicLong();
     private final AtomicLong slowTasks = new AtomicLong();
     private final AtomicLong executorRejections = new AtomicLong();
-    /** Worker release store, readers acquire. */
     /** Timeouts stop()'s final drain cancelled; worker release store, readers acquire. */
     @SuppressWarnings("unused") // accessed through DRAINED
     private long drained;
@@ -81,7 +80,7 @@ public final class StatsRecorder {
     /**
      * Counts an expiry and its lateness; worker thread only. The lateness histogram is the count:
      * every expiry records one value, so a separate counter would be a second store per fire
-     * (about a nanosecond of a burst's 15 to 25) that could only ever equal it.
+     * (about a nanosecond of a burst's 15 to 25) holding the same number.
      *
      * @param latenessNanos fire time minus deadline
      */
@@ -219,6 +218,7 @@ public final class StatsRecorder {
         HistogramData latenessCopy = lateness.snapshot(); // a worker count: loaded first
         long expiredCount = latenessCopy.count();
         long drainedCount = (long) DRAINED.getAcquire(this);
+        counters[Counter.WAKEUPS.slot] = (long) WAKEUPS.getAcquire(this);
         long cancelled = cancelledByCallers.getAsLong() + drainedCount;
         long scheduledCount = scheduled.getAsLong();
         counters[Counter.SCHEDULED.slot] = scheduledCount;
@@ -228,7 +228,6 @@ public final class StatsRecorder {
         counters[Counter.PENDING.slot] = scheduledCount - expiredCount - cancelled;
         counters[Counter.TASK_FAILURES.slot] = taskFailures.get();
         counters[Counter.EXECUTOR_REJECTIONS.slot] = executorRejections.get();
-        counters[Counter.WAKEUPS.slot] = (long) WAKEUPS.getAcquire(this);
         counters[Counter.SLOW_TASKS.slot] = slowTasks.get();
         return new StatsSnapshot(counters, latenessCopy, taskTime.snapshot());
     }

@@ -77,8 +77,9 @@
  *       the first {@code stop()} to return; nothing is told twice.</li>
  *   <li>Counts: the worker's retired counter (release store, single writer), the cancel counters
  *       (atomic add) and the lanes' producer indexes are read in that order by {@code pendingTimeouts()}.</li>
- *   <li>Statistics: the worker is the only writer of expired, drained, wake-ups and the lateness
- *       histogram (plain read of its own value, release store; readers acquire); task time is
+ *   <li>Statistics: the worker is the only writer of the lateness histogram (whose count is the
+ *       expired count), drained and wake-ups (plain read of its own value, release store; readers
+ *       acquire); task time is
  *       written by the worker, or with atomic adds by the executor's threads ({@code TimedTask});
  *       {@code stats()} loads the worker's counts, then the cancel counters, then the producer
  *       indexes, so a snapshot never shows more ended than scheduled. The schedule path gains no

@@ -16,28 +16,37 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIIII_Result;
 
 /**
- * Hazard: {@code stats()} read while the worker expires and drains. The counters cross threads:
- * the worker publishes expired and drained with release stores, the scheduled count is the
+ * Hazard: {@code stats()} read while the worker expires and drains and a caller schedules. The
+ * counts cross threads: the expired count is the lateness histogram's count, the sum of buckets the
+ * worker publishes with release stores; drained is a worker count too; the scheduled count is the
  * hand-off queue's producer index, and the reader loads them in the order that should make every
- * snapshot sound. A reader that saw an expiry without its schedule, or a worker that counted one
- * twice, would show more timeouts ended than scheduled, or a negative pending count.
+ * snapshot sound. A reader that saw an expiry without its schedule, a sum of buckets that went
+ * down, or a worker that counted one twice, would show more timeouts ended than scheduled, a
+ * negative pending count, or a count lower than in the reader's previous snapshot.
  *
- * <p>Setup: A (due) and D (an hour out) are scheduled. The worker runs one pass: it expires A,
- * then its exit drain cancels D (what {@code stop()} returns, counted as cancelled). The reader
- * takes snapshots until the worker is done.
+ * <p>Setup: A (due, 10 ms late when the worker looks), B (due, 5 ms late: another bucket of the
+ * lateness histogram) and D (an hour out) are scheduled. The worker runs one pass: it expires A and
+ * B, then its exit drain cancels D (what {@code stop()} returns, counted as cancelled). The reader
+ * schedules C (due) as the pass starts, racing it, then takes snapshots until the worker is done.
  *
- * <p>The rule: no snapshot shows expired + cancelled above scheduled, a negative pending count, or
- * a scheduled count other than 2; at the end the counts are exact: 2 scheduled = 1 expired + 1
- * cancelled + 0 pending. Runs on each wheel in turn.
+ * <p>The rule: no snapshot shows expired + cancelled above scheduled, a negative pending count, a
+ * scheduled count outside 3 to 4, or any count below the same reader's previous snapshot; at the
+ * end the counts are exact for one of C's three fates: taken by the pass and expired, drained (or
+ * offered after stop() and cancelled by the race) and counted as cancelled, or refused before it
+ * was offered. Runs on each wheel in turn.
  *
  * <p>Result: r1 = unsound snapshots seen by the reader, r2..r5 = final scheduled, expired,
  * cancelled, pending.
  */
-@Outcome(id = "0, 2, 1, 1, 0", expect = ACCEPTABLE, desc = "every snapshot sound, the final one exact")
-@Outcome(expect = FORBIDDEN, desc = "a snapshot with more ended than scheduled, or a wrong final count")
+@Outcome(id = "0, 4, 3, 1, 0", expect = ACCEPTABLE, desc = "C expired in the pass; all snapshots sound, final exact")
+@Outcome(id = "0, 4, 2, 2, 0", expect = ACCEPTABLE, desc = "C cancelled by stop; all snapshots sound, final exact")
+@Outcome(id = "0, 3, 2, 1, 0", expect = ACCEPTABLE, desc = "C refused; all snapshots sound, final exact")
+@Outcome(expect = FORBIDDEN, desc = "more ended than scheduled, a count gone down, or wrong final counts")
 @JCStressTest
 @State
 public class StatsVsExpire {
+
+    private static final long LATE_BY_HALF = WorkerRig.WORKER_NOW / 2;
 
     private final WorkerRig rig;
     private final Rendezvous rendezvous = new Rendezvous();
@@ -51,6 +60,7 @@ public class StatsVsExpire {
     StatsVsExpire(final WorkerRig.Wheel wheel) {
         rig = new WorkerRig(wheel);
         rig.schedule(new RecordingTask(), 0);
+        rig.schedule(new RecordingTask(), LATE_BY_HALF);
         rig.schedule(new RecordingTask(), WorkerRig.FAR);
     }
 
@@ -63,25 +73,38 @@ public class StatsVsExpire {
     }
 
     /**
-     * Reads snapshots while the worker runs.
+     * Schedules C, then reads snapshots while the worker runs.
      *
      * @param r the result
      */
     @Actor
     public void reader(final IIIII_Result r) {
         rendezvous.arrive();
+        try {
+            rig.schedule(new RecordingTask(), 0);
+        } catch (IllegalStateException refused) {
+            // stop() came first: C was never scheduled
+        }
         int unsound = 0;
         boolean finished;
         int step = 0;
+        long[] last = new long[4];
         do {
             Spin.pause(++step);
             finished = done;
             StatsSnapshot stats = rig.stats();
-            long scheduled = stats.get(Counter.SCHEDULED);
-            long ended = stats.get(Counter.EXPIRED) + stats.get(Counter.CANCELLED);
-            if (ended > scheduled || stats.get(Counter.PENDING) < 0 || scheduled != 2) {
+            long[] now = {stats.get(Counter.SCHEDULED), stats.get(Counter.EXPIRED), stats.get(Counter.CANCELLED),
+                stats.lateness().count()};
+            long ended = now[1] + now[2];
+            if (ended > now[0] || stats.get(Counter.PENDING) < 0 || now[0] < 3 || now[0] > 4) {
                 unsound++;
             }
+            for (int i = 0; i < now.length; i++) {
+                if (now[i] < last[i]) {
+                    unsound++;
+                }
+            }
+            last = now;
         } while (!finished);
         r.r1 = unsound;
     }
