@@ -15,7 +15,7 @@ import java.util.Arrays;
  * its time evenly, and every task in it fires at the group's start time, which understates its
  * lateness by at most the group's few microseconds. A pass that runs fewer tasks than that (every
  * pass outside a burst) times each task exactly. Grouping the rest of a thousand-task pass saves
- * about 15 ns per fire; what recording still costs a burst (7 to 16 % of W6's CPU per fire) is
+ * about 15 ns per fire; what recording still costs a burst (2 to 16 % of W6's CPU per fire) is
  * measured in docs/BENCHMARKS.md.
  *
  * <p>A group that ran long (a task in it blocked) is recorded as one task that took all of it and
