@@ -79,8 +79,8 @@
  *       (atomic add) and the lanes' producer indexes are read in that order by {@code pendingTimeouts()}.</li>
  *   <li>Statistics: the worker is the only writer of the lateness histogram (whose count is the
  *       expired count), drained and wake-ups (plain read of its own value, release store; readers
- *       acquire); task time is
- *       written by the worker, or with atomic adds by the executor's threads ({@code TimedTask});
+ *       acquire); task time is written by the worker, or with atomic adds by the executor's
+ *       threads ({@code TimedTask});
  *       {@code stats()} loads the worker's counts, then the cancel counters, then the producer
  *       indexes, so a snapshot never shows more ended than scheduled. The schedule path gains no
  *       write: "scheduled" is the producer index and "rejected" is counted only on refusal.</li>
