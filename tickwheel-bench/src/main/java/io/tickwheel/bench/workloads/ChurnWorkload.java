@@ -13,10 +13,15 @@ import java.util.Locale;
  * before the ring was filled): it should be the outstanding timeouts only, whatever the number
  * of operations.
  *
- * <p>A warm-up of the full op count on another instance comes first, and garbage is collected
- * right before the measured loop, which therefore allocates into heap pages the warm-up already
- * touched (see {@link Probes#collectGarbage()}); the collections and page faults inside the
- * loop are recorded ({@code gcsInLoop}, {@code pageFaultsInLoop}).
+ * <p>W1's method (see {@link ScheduleWorkload}): {@link Sizes#warmupRounds()} warm-up rounds of
+ * the full op count, then {@link Sizes#rounds()} measured rounds, each on a fresh timer with its
+ * ring filled, garbage collected before every round, CPU counted over the churn loop only, the
+ * median reported. One warm-up round was not enough: the worker's per-pass code (run once per
+ * tens of thousands of operations) was still compiled at C1's profiling tier in the round after
+ * it, which cost tickwheel 10-20 CPU ns per op (60-78 in that round, 56-62 from the next on, in
+ * a harness of separate thread times). The collections and page faults inside the measured
+ * loops are recorded ({@code gcsInLoops}, {@code pageFaultsPerRound}); the retained heap is
+ * measured around the first measured round.
  *
  * <p>Threading: runs on the caller's thread.
  */
@@ -47,53 +52,92 @@ public final class ChurnWorkload implements Workload {
     public void run(final RunContext ctx) throws InterruptedException {
         int ops = ctx.sizes().churnOps();
         int outstanding = ctx.sizes().churnOutstanding();
-        BenchTimer warm = ctx.newTimer();
-        Object warmTask = warm.prepare(Tasks.NOOP);
-        Object[] warmRing = new Object[outstanding];
-        Loops.fill(warm, warmTask, warmRing);
-        Loops.churnChunked(warm, warmTask, warmRing, ctx.sizes().warmup(ops));
-        warm.stop();
-        ctx.progress("warmed up");
-
-        BenchTimer timer = ctx.newTimer();
-        Object task = timer.prepare(Tasks.NOOP);
-        Object[] ring = new Object[outstanding];
-        timer.schedule(task, Tasks.HOUR); // starts the worker before the baseline
-        Probes.sleepNanos(50 * Tasks.MS);
-        long heapBefore;
-        long heapAfter;
-        long t0;
-        long t1;
-        long cpu0;
-        long cpu1;
-        long gcs;
-        long faults;
-        try {
-            heapBefore = Probes.usedHeapAfterGc();
-            Loops.fill(timer, task, ring);
-            gcs = Probes.gcCount();
-            faults = Probes.minorFaults();
-            cpu0 = Probes.processCpuNanos();
-            t0 = System.nanoTime();
-            Loops.churn(timer, task, ring, ops);
-            t1 = System.nanoTime();
-            cpu1 = Probes.processCpuNanos();
-            gcs = Probes.gcCount() - gcs;
-            faults = Probes.minorFaults() - faults;
-            heapAfter = Probes.usedHeapAfterGc();
-        } finally {
-            Reference.reachabilityFence(ring);
+        ScheduleWorkload.RoundStats stats = new ScheduleWorkload.RoundStats();
+        for (int i = 0; i < ctx.sizes().warmupRounds(); i++) {
+            Round r = round(ctx, ops, outstanding, true, false, stats);
+            ctx.progress("warm-up %d: %.1f wall, %.1f CPU ns/op", i + 1, r.wallNsPerOp, r.cpuNsPerOp);
+        }
+        stats.reset();
+        int rounds = ctx.sizes().rounds();
+        double[] wall = new double[rounds];
+        double[] cpu = new double[rounds];
+        Round first = null;
+        for (int i = 0; i < rounds; i++) {
+            Round r = round(ctx, ops, outstanding, false, i == 0, stats);
+            if (i == 0) {
+                first = r;
+            }
+            wall[i] = r.wallNsPerOp;
+            cpu[i] = r.cpuNsPerOp;
+            ctx.progress("round %d of %d: %.1f wall, %.1f CPU ns/op", i + 1, rounds, wall[i], cpu[i]);
         }
         Metrics m = ctx.newMetrics();
         m.put("ops", ops);
         m.put("outstanding", outstanding);
-        m.put("wallNsPerOp", (double) (t1 - t0) / ops);
-        m.put("cpuNsPerOp", (double) (cpu1 - cpu0) / ops);
-        m.put("heapRetainedMb", (heapAfter - heapBefore) / 1e6);
-        m.put("bytesPerOutstanding", (double) (heapAfter - heapBefore) / outstanding);
-        m.put("pending", timer.pending());
-        m.put("gcsInLoop", gcs);
-        m.put("pageFaultsInLoop", faults);
-        timer.stop();
+        m.put("warmupRounds", ctx.sizes().warmupRounds());
+        m.put("rounds", rounds);
+        m.put("wallNsPerOp", ScheduleWorkload.median(wall));
+        m.put("cpuNsPerOp", ScheduleWorkload.median(cpu));
+        ScheduleWorkload.putSpread(m, "wallNsPerOp", wall);
+        ScheduleWorkload.putSpread(m, "cpuNsPerOp", cpu);
+        m.put("heapRetainedMb", first.heapRetainedBytes / 1e6);
+        m.put("bytesPerOutstanding", (double) first.heapRetainedBytes / outstanding);
+        m.put("pending", first.pending);
+        stats.put(m);
+    }
+
+    /**
+     * One round on a fresh timer, its worker started before the baseline: fill the ring, then
+     * {@code ops} churn operations. A warm-up round churns in chunks, so that the loop is compiled
+     * as a method before a measured round calls it once.
+     */
+    private static Round round(final RunContext ctx, final int ops, final int outstanding,
+            final boolean warmUp, final boolean measureHeap, final ScheduleWorkload.RoundStats stats)
+            throws InterruptedException {
+        Probes.collectGarbage();
+        BenchTimer timer = ctx.newTimer();
+        Object task = timer.prepare(Tasks.NOOP);
+        Object[] ring = new Object[outstanding];
+        try {
+            timer.schedule(task, Tasks.HOUR); // starts the worker before the baseline
+            Probes.sleepNanos(50 * Tasks.MS);
+            long heapBefore = measureHeap ? Probes.usedHeapAfterGc() : 0;
+            Loops.fill(timer, task, ring);
+            long gcs0 = Probes.gcCount();
+            long faults0 = Probes.minorFaults();
+            long cpu0 = Probes.processCpuNanos();
+            long t0 = System.nanoTime();
+            if (warmUp) {
+                Loops.churnChunked(timer, task, ring, ops);
+            } else {
+                Loops.churn(timer, task, ring, ops);
+            }
+            long t1 = System.nanoTime();
+            long cpu1 = Probes.processCpuNanos();
+            stats.add(Probes.gcCount() - gcs0, Probes.minorFaults() - faults0);
+            Round r = new Round((double) (t1 - t0) / ops, (double) (cpu1 - cpu0) / ops);
+            if (measureHeap) {
+                r.heapRetainedBytes = Probes.usedHeapAfterGc() - heapBefore;
+                r.pending = timer.pending();
+            }
+            return r;
+        } finally {
+            Reference.reachabilityFence(ring);
+            Reference.reachabilityFence(task);
+            timer.stop();
+        }
+    }
+
+    /** What one round measured. */
+    private static final class Round {
+        final double wallNsPerOp;
+        final double cpuNsPerOp;
+        long heapRetainedBytes;
+        long pending;
+
+        Round(final double wallNsPerOp, final double cpuNsPerOp) {
+            this.wallNsPerOp = wallNsPerOp;
+            this.cpuNsPerOp = cpuNsPerOp;
+        }
     }
 }

@@ -40,18 +40,6 @@ public record Sizes(boolean full, double scale) {
     }
 
     /**
-     * How many operations a warm-up runs before a measured loop of {@code n}: as many, so that
-     * the JIT has compiled the loop and the timer's path with C2 and the measured loop
-     * allocates into heap pages the warm-up already touched.
-     *
-     * @param n the measured count
-     * @return the warm-up count
-     */
-    public int warmup(final int n) {
-        return n;
-    }
-
-    /**
      * W1: how many timeouts one thread schedules.
      *
      * @return the count
@@ -128,7 +116,7 @@ public record Sizes(boolean full, double scale) {
     }
 
     /**
-     * How many measured rounds a short workload (W1, W7) repeats, each on a fresh timer, so its
+     * How many measured rounds a short workload (W1, W2, W7) repeats, each on a fresh timer, so its
      * median is not one JIT or scheduler hiccup: a million schedules take about 40 ms, and
      * single rounds of the same timer differ by up to 2 x.
      *
@@ -139,7 +127,7 @@ public record Sizes(boolean full, double scale) {
     }
 
     /**
-     * How many unmeasured rounds of the full count a short workload (W1, W7) runs first, each
+     * How many unmeasured rounds of the full count a short workload (W1, W2, W7) runs first, each
      * on a fresh timer: BENCH.md asks for at least two, and measured rounds of tickwheel still
      * spent 20 ns per schedule in the JIT compiler after one.
      *
