@@ -55,7 +55,7 @@ public final class ChurnWorkload implements Workload {
         ScheduleWorkload.RoundStats stats = new ScheduleWorkload.RoundStats();
         for (int i = 0; i < ctx.sizes().warmupRounds(); i++) {
             Round r = round(ctx, ops, outstanding, true, false, stats);
-            ctx.progress("warm-up %d: %.1f wall, %.1f CPU ns/op", i + 1, r.wallNsPerOp, r.cpuNsPerOp);
+            ctx.progress("warm-up %d: %.1f wall, %.1f CPU ns/op", i + 1, r.wallNsPerOp(), r.cpuNsPerOp());
         }
         stats.reset();
         int rounds = ctx.sizes().rounds();
@@ -67,8 +67,8 @@ public final class ChurnWorkload implements Workload {
             if (i == 0) {
                 first = r;
             }
-            wall[i] = r.wallNsPerOp;
-            cpu[i] = r.cpuNsPerOp;
+            wall[i] = r.wallNsPerOp();
+            cpu[i] = r.cpuNsPerOp();
             ctx.progress("round %d of %d: %.1f wall, %.1f CPU ns/op", i + 1, rounds, wall[i], cpu[i]);
         }
         Metrics m = ctx.newMetrics();
@@ -80,9 +80,9 @@ public final class ChurnWorkload implements Workload {
         m.put("cpuNsPerOp", ScheduleWorkload.median(cpu));
         ScheduleWorkload.putSpread(m, "wallNsPerOp", wall);
         ScheduleWorkload.putSpread(m, "cpuNsPerOp", cpu);
-        m.put("heapRetainedMb", first.heapRetainedBytes / 1e6);
-        m.put("bytesPerOutstanding", (double) first.heapRetainedBytes / outstanding);
-        m.put("pending", first.pending);
+        m.put("heapRetainedMb", first.heapRetainedBytes() / 1e6);
+        m.put("bytesPerOutstanding", (double) first.heapRetainedBytes() / outstanding);
+        m.put("pending", first.pending());
         stats.put(m);
     }
 
@@ -115,12 +115,9 @@ public final class ChurnWorkload implements Workload {
             long t1 = System.nanoTime();
             long cpu1 = Probes.processCpuNanos();
             stats.add(Probes.gcCount() - gcs0, Probes.minorFaults() - faults0);
-            Round r = new Round((double) (t1 - t0) / ops, (double) (cpu1 - cpu0) / ops);
-            if (measureHeap) {
-                r.heapRetainedBytes = Probes.usedHeapAfterGc() - heapBefore;
-                r.pending = timer.pending();
-            }
-            return r;
+            long heapRetained = measureHeap ? Probes.usedHeapAfterGc() - heapBefore : 0;
+            return new Round((double) (t1 - t0) / ops, (double) (cpu1 - cpu0) / ops, heapRetained,
+                    timer.pending());
         } finally {
             Reference.reachabilityFence(ring);
             Reference.reachabilityFence(task);
@@ -128,16 +125,7 @@ public final class ChurnWorkload implements Workload {
         }
     }
 
-    /** What one round measured. */
-    private static final class Round {
-        final double wallNsPerOp;
-        final double cpuNsPerOp;
-        long heapRetainedBytes;
-        long pending;
-
-        Round(final double wallNsPerOp, final double cpuNsPerOp) {
-            this.wallNsPerOp = wallNsPerOp;
-            this.cpuNsPerOp = cpuNsPerOp;
-        }
+    /** What one round measured; the retained heap only where the round was asked to measure it. */
+    private record Round(double wallNsPerOp, double cpuNsPerOp, long heapRetainedBytes, long pending) {
     }
 }
