@@ -33,6 +33,13 @@ final class Listener implements Runnable {
     private final Runnable onGap;
     private final Log log;
     private final CountDownLatch listening = new CountDownLatch(1);
+    /**
+     * Whether a LISTEN has been in place before; listener thread only. Set when a LISTEN succeeds,
+     * not when {@link #listen} returns: it returns only on close, so a flag set there stayed false
+     * after every failure, and the commits between the failure's resync and the new LISTEN were
+     * never reloaded.
+     */
+    private boolean listenedBefore;
     /** Written by close, read by the listener thread. */
     private volatile boolean closed;
 
@@ -47,12 +54,10 @@ final class Listener implements Runnable {
 
     @Override
     public void run() {
-        boolean first = true;
         long backoffMillis = 50;
         while (!closed) {
             try (Connection c = dataSource.getConnection()) {
-                listen(c, first);
-                first = false;
+                listen(c);
                 backoffMillis = 50;
             } catch (SQLException | RuntimeException e) {
                 if (closed) {
@@ -67,14 +72,17 @@ final class Listener implements Runnable {
         }
     }
 
-    private void listen(final Connection c, final boolean first) throws SQLException {
+    private void listen(final Connection c) throws SQLException {
         PGConnection pg = c.unwrap(PGConnection.class);
         c.setAutoCommit(true);
         try (Statement s = c.createStatement()) {
             s.execute("LISTEN \"" + channel + "\"");
-            if (!first) {
+            // Reconnected: whatever committed after the failure's gap and before this LISTEN was
+            // announced to nobody, so the lease thread reloads once more, now that nothing later can be missed.
+            if (listenedBefore) {
                 onGap.run();
             }
+            listenedBefore = true;
             listening.countDown();
             long lastPing = System.nanoTime();
             while (!closed) {
