@@ -4,27 +4,28 @@ import java.util.Arrays;
 
 /**
  * Times the tasks the worker runs on its own thread, and dates each fire, at one clock reading
- * per task, or one per group of tasks in a burst.
+ * per task, or one per group of tasks once tiny tasks come in a steady run.
  *
  * <h2>Why groups</h2>
- * Each reading is a {@code nanoTime} call (20-25 ns on the VMs we measure on), which is a sixth of
- * what the whole engine spends per fire when a million timeouts come due at once. So once a pass
- * of the worker has run {@link #SOLO_RUN} tasks in a row that each took under
- * {@link #TINY_NANOS}, it reads the clock once per {@link #GROUP} tasks for the rest of that pass:
- * a group that stays under {@code TINY_NANOS} per task is recorded as that many tasks sharing
- * its time evenly, and every task in it fires at the group's start time, which understates its
- * lateness by at most the group's few microseconds. A pass that runs fewer tasks than that (every
- * pass outside a burst) times each task exactly. Grouping the rest of a thousand-task pass saves
- * about 15 ns per fire; what recording still costs a burst (2 to 16 % of W6's CPU per fire) is
- * measured in docs/BENCHMARKS.md.
+ * Each reading is a {@code nanoTime} call (20-29 ns on the VMs we measure on), which is a sixth of
+ * what the whole engine spends per fire when a million timeouts come due at once. So once the
+ * worker has run {@link #SOLO_RUN} tasks in a row that each took under {@link #TINY_NANOS} (in
+ * any number of passes), it reads the clock once per {@link #GROUP} tasks of a pass: a group that
+ * stays under {@code TINY_NANOS} per task is recorded as that many tasks sharing its time evenly,
+ * and every task in it fires at the group's start time, which understates its lateness by at most
+ * the group's few microseconds. A group never spans two passes (the pass's end closes it), so a
+ * pass that runs one task times it exactly, and so does a timer whose tasks are not all tiny.
+ * Grouping saves about 25 ns per fire of a pass of many tasks: a burst, or a hundred
+ * lease renewals due in one tick; what recording still costs is measured in docs/BENCHMARKS.md.
  *
  * <p>A group that ran long (a task in it blocked) is recorded as one task that took all of it and
  * the rest as taking nothing, the likeliest split after a run of tiny tasks, so the histogram's
  * maximum is an upper bound on the slow one; if it reaches the slow-task threshold, the warning
  * names every task of the group as the candidates. The tasks after it in the group fire dated
- * at the group's start, so their lateness is understated by the block (at most seven fires per
- * such block; the ones after the group are dated exactly). The pass then times each task alone
- * again, so a task that blocks on every run is named alone from its next run on.
+ * at the group's start, so their lateness is understated by the block (at most
+ * {@code GROUP - 1} fires per such block; the ones after the group are dated exactly). The
+ * worker then times each task alone again, so a task that blocks on every run is named alone
+ * from its next run on.
  *
  * <p>A slow-task threshold under {@code GROUP * TINY_NANOS} turns grouping off: a group of tasks
  * that are each tiny could then reach the threshold together, and be counted as a slow task that
@@ -34,12 +35,11 @@ import java.util.Arrays;
  */
 final class InlineTiming {
 
-    /** Tasks per clock reading in a burst. */
-    static final int GROUP = 8;
+    /** Tasks per clock reading once grouping has started. */
+    static final int GROUP = 16;
     /**
-     * Tiny tasks timed one by one in a pass before grouping starts: only a burst (over a hundred
-     * thousand fires a second at a 1 ms tick) runs that many in one pass, so every other pass is
-     * timed exactly.
+     * Tiny tasks timed one by one, in a row, before grouping starts, and again after any task or
+     * group that was not tiny.
      */
     static final int SOLO_RUN = 128;
     /** What counts as a tiny task: far below any useful slow-task threshold. */
@@ -47,11 +47,20 @@ final class InlineTiming {
 
     private final Clock clock;
     private final StatsRecorder stats;
-    /** Whether a group can stay under the slow-task threshold while every task in it is tiny. */
-    private final boolean groups;
-    /** The tasks of the open group, kept to name them if it runs slow; cleared when it ends. */
+    /**
+     * What counts as tiny here: {@link #TINY_NANOS}, or 0 (nothing, so grouping never starts)
+     * when a group of tiny tasks could reach the slow-task threshold.
+     */
+    private final long tinyNanos;
+    /**
+     * The tasks of the open group, kept to name them if it runs slow. A group's slots are
+     * overwritten by the next group's and cleared when the pass ends, not when each group ends:
+     * a task stays reachable from here until its pass is over, never while the worker parks.
+     */
     private final Object[] group = new Object[GROUP];
     private int grouped;
+    /** Whether {@link #group} may hold tasks since it was last cleared. */
+    private boolean holding;
     /** The latest clock reading: when the next task (or group) started, and the next fire time. */
     private long startNanos;
     private int tinyInARow;
@@ -59,17 +68,17 @@ final class InlineTiming {
     InlineTiming(final Clock clock, final StatsRecorder stats) {
         this.clock = clock;
         this.stats = stats;
-        this.groups = stats.slowTaskNanos() >= TINY_NANOS * GROUP;
+        this.tinyNanos = stats.slowTaskNanos() >= TINY_NANOS * GROUP ? TINY_NANOS : 0;
     }
 
     /**
-     * Starts a pass of the worker: tasks are timed one by one again.
+     * Starts a pass of the worker. The run of tiny tasks goes on from the previous pass: a
+     * hundred tiny renewals due every tick are as cheap to group as a burst of a thousand.
      *
      * @param nowNanos the pass's clock reading
      */
     void passStarted(final long nowNanos) {
         startNanos = nowNanos;
-        tinyInARow = 0;
     }
 
     /**
@@ -104,12 +113,12 @@ final class InlineTiming {
             failed(t);
             throw t;
         }
-        if (!groups || tinyInARow < SOLO_RUN) {
+        if (tinyInARow < SOLO_RUN) {
             long end = clock.nanoTime();
             long nanos = end - startNanos;
             startNanos = end;
             stats.taskRan(node.task(), nanos, !completed);
-            tinyInARow = nanos < TINY_NANOS ? tinyInARow + 1 : 0;
+            tinyInARow = nanos < tinyNanos ? tinyInARow + 1 : 0;
             return;
         }
         if (!completed) {
@@ -121,10 +130,18 @@ final class InlineTiming {
         }
     }
 
-    /** Ends an open group, so that no task's time spills into what the worker does next. */
+    /**
+     * Ends an open group, so that no task's time spills into what the worker does next, and lets
+     * go of the tasks the groups held: the worker calls this at the end of each pass, and at most
+     * twice more within one.
+     */
     void flush() {
         if (grouped > 0) {
             endGroup();
+        }
+        if (holding) {
+            holding = false;
+            Arrays.fill(group, null); // a task must not stay reachable from a parked worker
         }
     }
 
@@ -140,6 +157,7 @@ final class InlineTiming {
             t.addSuppressed(again);
         } finally {
             grouped = 0;
+            holding = false;
             Arrays.fill(group, null);
         }
     }
@@ -150,14 +168,16 @@ final class InlineTiming {
         startNanos = end;
         int count = grouped;
         grouped = 0;
+        holding = true;
         boolean tiny = nanos < TINY_NANOS * count;
         if (!tiny) {
             tinyInARow = 0;
         }
         try {
             stats.groupRan(group, count, nanos, tiny);
-        } finally {
-            Arrays.fill(group, 0, count, null); // a task must not stay reachable from here
+        } catch (Throwable t) {
+            Arrays.fill(group, null); // the worker fails; its stopped timer keeps this object
+            throw t;
         }
     }
 }

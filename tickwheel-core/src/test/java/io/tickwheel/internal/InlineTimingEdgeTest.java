@@ -82,7 +82,7 @@ class InlineTimingEdgeTest {
         for (int i = 0; i < InlineTiming.SOLO_RUN; i++) {
             nodes.add(node(100));
         }
-        nodes.add(node(12 * US)); // slow, yet its group of 8 stays under 8 x 5 us
+        nodes.add(node(12 * US)); // slow, yet a group of tiny tasks around it would stay under GROUP x 5 us
         for (int i = 1; i < InlineTiming.GROUP; i++) {
             nodes.add(node(100));
         }
@@ -95,7 +95,7 @@ class InlineTimingEdgeTest {
         }
         StatsSnapshot snapshot = snapshot(stats);
         assertThat(snapshot.get(StatsSnapshot.Counter.SLOW_TASKS)).isEqualTo(1);
-        assertThat(snapshot.taskTime().max()).as("the slow task's time, not an eighth of it")
+        assertThat(snapshot.taskTime().max()).as("the slow task's time, not a share of it")
                 .isGreaterThanOrEqualTo(12 * US);
     }
 
@@ -107,7 +107,7 @@ class InlineTimingEdgeTest {
         for (int i = 0; i < InlineTiming.SOLO_RUN + InlineTiming.GROUP - 1; i++) {
             nodes.add(node(100));
         }
-        nodes.add(node(107)); // the group ran 807 ns: 100 ns each and 7 ns over
+        nodes.add(node(107)); // the group ran 100 ns per task and 7 ns over
         runPass(timing, nodes);
         HistogramData time = snapshot(stats).taskTime();
         assertThat(time.count()).isEqualTo(InlineTiming.SOLO_RUN + InlineTiming.GROUP);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.LogCapture;
 import io.tickwheel.TimerTask;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The worker's timing of the tasks it runs itself, on a clock that only its tasks move: exact
- * per task outside a burst, per group in one, and a slow task in a group named among its group.
+ * per task until a run of tiny tasks, per group of a pass after it (across passes too), and a
+ * slow task in a group named among its group.
  */
 class InlineTimingTest {
 
@@ -134,14 +136,87 @@ class InlineTimingTest {
         assertThat(view.slowTasks).as("the group, and the task timed alone after it").isEqualTo(2);
         assertThat(records).hasSize(2);
         String group = records.get(0);
-        assertThat(group).contains("One of the TimerTasks before, blocker, after2", "or after7", "up to 150 ms");
+        assertThat(group).contains("One of the TimerTasks before, blocker, after2",
+                "or after" + (InlineTiming.GROUP - 1), "up to 150 ms");
         assertThat(records.get(1)).contains("TimerTask timed-alone of T ran for 120 ms")
                 .doesNotContain("One of");
         HistogramData time = taskTime();
         assertThat(time.count()).isEqualTo(InlineTiming.SOLO_RUN + InlineTiming.GROUP + 1L);
         assertThat(time.max()).as("an upper bound on the slow one: the whole group")
-                .isGreaterThanOrEqualTo(150 * MS).isLessThan(150 * MS + 1_000);
-        assertThat(time.sum()).isEqualTo(100L * InlineTiming.SOLO_RUN + 150 * MS + 700 + 120 * MS);
+                .isGreaterThanOrEqualTo(150 * MS).isLessThan(150 * MS + 100L * InlineTiming.GROUP);
+        assertThat(time.sum())
+                .isEqualTo(100L * InlineTiming.SOLO_RUN + 150 * MS + 100L * (InlineTiming.GROUP - 1) + 120 * MS);
+    }
+
+    @Test
+    void aRunOfTinyTasks_goesOnAcrossPasses_soTheNextPassIsTimedPerGroup() {
+        List<TimeoutNode> first = new ArrayList<>();
+        for (int i = 0; i < InlineTiming.SOLO_RUN; i++) {
+            first.add(node("t" + i, 100));
+        }
+        runPass(first);
+        List<TimeoutNode> second = new ArrayList<>();
+        for (int i = 0; i < 2 * InlineTiming.GROUP + 1; i++) {
+            second.add(node("s" + i, 300));
+        }
+        int readsBefore = clock.reads;
+        runPass(second);
+        assertThat(clock.reads - readsBefore).as("the pass's reading, two full groups and the flushed one")
+                .isEqualTo(1 + 2 + 1);
+        HistogramData time = taskTime();
+        assertThat(time.count()).isEqualTo(InlineTiming.SOLO_RUN + 2L * InlineTiming.GROUP + 1);
+        assertThat(time.sum()).isEqualTo(100L * InlineTiming.SOLO_RUN + 300L * (2 * InlineTiming.GROUP + 1));
+        assertThat(time.max()).isEqualTo(300);
+    }
+
+    @Test
+    void aPassOfOneTask_isTimedAndDatedExactly_evenOnceGroupingHasStarted() {
+        List<TimeoutNode> tiny = new ArrayList<>();
+        for (int i = 0; i < InlineTiming.SOLO_RUN; i++) {
+            tiny.add(node("t" + i, 100));
+        }
+        runPass(tiny);
+        List<String> records;
+        try (LogCapture log = LogCapture.of(LOGGER)) {
+            runPass(List.of(node("alone", 4_000)));
+            long start = clock.now;
+            timing.passStarted(clock.nanoTime());
+            assertThat(timing.fireNanos()).as("a pass's first fire: its own reading").isEqualTo(start);
+            timing.run(node("blocker", 130 * MS));
+            timing.flush();
+            records = log.messages();
+        }
+        HistogramData time = taskTime();
+        assertThat(time.count()).isEqualTo(InlineTiming.SOLO_RUN + 2L);
+        assertThat(time.sum()).isEqualTo(100L * InlineTiming.SOLO_RUN + 4_000 + 130 * MS);
+        assertThat(time.max()).isGreaterThanOrEqualTo(130 * MS).isLessThan(130 * MS + 1_000);
+        assertThat(records).as("a group of one names its task alone").hasSize(1);
+        assertThat(records.get(0)).contains("TimerTask blocker of T ran for 130 ms").doesNotContain("One of");
+    }
+
+    @Test
+    void theEndOfAPass_letsGoOfTheTasksItsGroupsHeld() throws InterruptedException {
+        List<WeakReference<TimerTask>> held = groupAPassAndForgetIt();
+        for (int attempt = 0; attempt < 50 && held.stream().anyMatch(ref -> ref.get() != null); attempt++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(held).as("tasks still held by a parked worker's timing").allMatch(ref -> ref.get() == null);
+        assertThat(timing).isNotNull(); // the worker holds it while it parks
+    }
+
+    /** Builds the tasks out of the caller's frame, so only the timing can keep them reachable. */
+    private List<WeakReference<TimerTask>> groupAPassAndForgetIt() {
+        List<WeakReference<TimerTask>> held = new ArrayList<>();
+        List<TimeoutNode> nodes = new ArrayList<>();
+        for (int i = 0; i < InlineTiming.SOLO_RUN + InlineTiming.GROUP + 3; i++) {
+            TimeoutNode node = node("t" + i, 100);
+            held.add(new WeakReference<>(node.task()));
+            nodes.add(node);
+        }
+        runPass(nodes);
+        assertThat(clock.reads).as("grouping took place").isLessThan(1 + nodes.size());
+        return held;
     }
 
     @Test

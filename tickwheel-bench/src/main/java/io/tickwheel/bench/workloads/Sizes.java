@@ -116,7 +116,7 @@ public record Sizes(boolean full, double scale) {
     }
 
     /**
-     * How many measured rounds a short workload (W1, W2, W7) repeats, each on a fresh timer, so its
+     * How many measured rounds a workload of rounds (W1, W2, W6, W7) repeats, each on a fresh timer, so its
      * median is not one JIT or scheduler hiccup: a million schedules take about 40 ms, and
      * single rounds of the same timer differ by up to 2 x.
      *
@@ -127,7 +127,7 @@ public record Sizes(boolean full, double scale) {
     }
 
     /**
-     * How many unmeasured rounds of the full count a short workload (W1, W2, W7) runs first, each
+     * How many unmeasured rounds of the full count a workload of rounds (W1, W2, W6, W7) runs first, each
      * on a fresh timer: BENCH.md asks for at least two, and measured rounds of tickwheel still
      * spent 20 ns per schedule in the JIT compiler after one.
      *
