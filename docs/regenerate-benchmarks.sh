@@ -16,9 +16,10 @@ for _ in $(seq 1 24); do
   sleep 5
 done
 java -jar "$jar" --full --out "$out" "$@"
-# The "Cluster" and "Durable" sections (ClusterBench and DurableBench, run by hand) are kept across
-# regenerations: everything from the first of them to the end of the file.
-durable=$(sed -n '/^## \(Cluster\|Durable\)$/,$p' docs/BENCHMARKS.md)
+# Everything after the table (the notes of earlier runs, and the "Cluster" and "Durable" sections
+# of ClusterBench and DurableBench, run by hand) is kept across regenerations: from the first
+# second-level heading to the end of the file.
+kept=$(sed -n '/^## /,$p' docs/BENCHMARKS.md)
 
 {
   echo "# Benchmarks"
@@ -28,10 +29,10 @@ durable=$(sed -n '/^## \(Cluster\|Durable\)$/,$p' docs/BENCHMARKS.md)
   echo "timer, each workload x timer in a fresh JVM. Ratios are against Netty 4.1's HashedWheelTimer"
   echo "at 1 ms / 512 (\`/netty41\`) and against the floor (\`/floor\`) measured in the same run; lower"
   echo "is better. The run's date, JVM, flags and machine are the first lines of the table."
-  echo "W1 and W7 follow BENCH.md's method: two warm-up rounds of the full size on fresh timers, then"
-  echo "five measured rounds, each on a fresh timer with garbage collected before it, process CPU over"
-  echo "the loop only, the median reported (the summary gives the ratio's range over the rounds). W2"
-  echo "warms up at its full size and collects before its measured loop. Before 2026-11-23 the"
+  echo "W1, W2, W6 and W7 follow BENCH.md's method: two warm-up rounds of the full size on fresh"
+  echo "timers, then five measured rounds, each on a fresh timer with garbage collected before it,"
+  echo "process CPU over the measured loop (W6: the burst's window) only, the median reported (the"
+  echo "summary gives the ratio's range over the rounds). Before 2026-11-23 the"
   echo "harness did not collect between rounds, so every round allocated into heap pages the JVM had"
   echo "never touched and paid a page fault per 4 KiB, which inflated each timer's W1, W2 and W7 in"
   echo "proportion to the bytes it allocates (Netty's W1 wall time by 1.6 x); figures from before then"
@@ -43,6 +44,6 @@ durable=$(sed -n '/^## \(Cluster\|Durable\)$/,$p' docs/BENCHMARKS.md)
   echo '```'
   cat "$out/table.txt"
   echo '```'
-  if [ -n "$durable" ]; then echo; echo "$durable"; fi
+  if [ -n "$kept" ]; then echo; echo "$kept"; fi
 } > docs/BENCHMARKS.md
 echo "wrote docs/BENCHMARKS.md" >&2
