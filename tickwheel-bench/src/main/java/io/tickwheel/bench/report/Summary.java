@@ -207,12 +207,13 @@ public final class Summary {
                     + "scenarios need --full), so each cell is the full run's cell and differs "
                     + "from it by run-to-run noise only; docs/BENCHMARKS.md has the measured "
                     + "quick-versus-full comparison. Read a ratio within +/-%.0f %% of 1 as on par "
-                    + "and quote the full run; W1's and W2's ratios carry their range over the 5 rounds, "
-                    + "the noise of this very run.", QUICK_TOLERANCE * 100);
+                    + "and quote the full run; the ratios of W1, W2 and W6 carry their range over "
+                    + "the 5 rounds, the noise of this very run.", QUICK_TOLERANCE * 100);
         }
         return String.format(Locale.ROOT, "Full run. Ratios within +/-%.0f %% of 1 are read as "
                 + "on par: medians move between runs of the same jar (docs/BENCHMARKS.md has the "
-                + "measured spread); W1's and W2's ratios carry their range over the 5 rounds.",
+                + "measured spread); the ratios of W1, W2, W6 and W7 carry their range over the 5 "
+                + "rounds.",
                 FULL_TOLERANCE * 100);
     }
 }
