@@ -10,13 +10,22 @@ import java.util.Arrays;
  * Each reading is a {@code nanoTime} call (20-29 ns on the VMs we measure on), which is a sixth of
  * what the whole engine spends per fire when a million timeouts come due at once. So once the
  * worker has run {@link #SOLO_RUN} tasks in a row that each took under {@link #TINY_NANOS} (in
- * any number of passes), it reads the clock once per {@link #GROUP} tasks of a pass: a group that
- * stays under {@code TINY_NANOS} per task is recorded as that many tasks sharing its time evenly,
- * and every task in it fires at the group's start time, which understates its lateness by at most
- * the group's few microseconds. A group never spans two passes (the pass's end closes it), so a
- * pass that runs one task times it exactly, and so does a timer whose tasks are not all tiny.
- * Grouping saves about 25 ns per fire of a pass of many tasks: a burst, or a hundred
- * lease renewals due in one tick; what recording still costs is measured in docs/BENCHMARKS.md.
+ * any number of passes; a task or group that is not tiny starts the count again), it reads the
+ * clock once per {@link #GROUP} tasks of a pass: a group that stays under {@code TINY_NANOS} per
+ * task is recorded as that many tasks sharing its time evenly, and every task in it fires at the
+ * group's start time, which understates its lateness by at most the group's few microseconds.
+ * Grouping saves about 25 ns per fire of a pass of many tasks: a burst, or a hundred lease
+ * renewals due in one tick; what recording still costs is measured in docs/BENCHMARKS.md.
+ *
+ * <h2>What a time includes</h2>
+ * A task timed alone runs from the previous reading (the previous task's end, or the pass's
+ * start) to its own end, so the wheel's work just before it (finding it, and a cascade of a
+ * higher level when the worker woke more than a tick late) is in its time; a group runs from its
+ * start to the reading that ends it, so the wheel's work after its last task is in it too, up to
+ * the end of the wheel's advance. Neither ever holds the worker's own bulk work: a group never
+ * spans two passes (the pass's end closes it), the clock is read again after a transfer or purge,
+ * and a task the transfer expires is timed alone, its time ended before the transfer places
+ * anything more, so a backlog's placement is charged to no task.
  *
  * <p>A group that ran long (a task in it blocked) is recorded as one task that took all of it and
  * the rest as taking nothing, the likeliest split after a run of tiny tasks, so the histogram's
@@ -132,8 +141,8 @@ final class InlineTiming {
 
     /**
      * Ends an open group, so that no task's time spills into what the worker does next, and lets
-     * go of the tasks the groups held: the worker calls this at the end of each pass, and at most
-     * twice more within one.
+     * go of the tasks the groups held: the worker calls this at the end of each pass, after its
+     * transfer, and after each task the transfer expires.
      */
     void flush() {
         if (grouped > 0) {
@@ -142,6 +151,24 @@ final class InlineTiming {
         if (holding) {
             holding = false;
             Arrays.fill(group, null); // a task must not stay reachable from a parked worker
+        }
+    }
+
+    /**
+     * Records an open group and lets go of every task the groups hold, whatever happens: the
+     * worker failed outside a task, and its stopped timer keeps this object reachable.
+     */
+    void release() {
+        try {
+            if (grouped > 0) {
+                endGroup();
+            }
+        } catch (Throwable ignored) {
+            // The worker is failing already, and its final drain must run: the group goes unrecorded.
+        } finally {
+            grouped = 0;
+            holding = false;
+            Arrays.fill(group, null);
         }
     }
 

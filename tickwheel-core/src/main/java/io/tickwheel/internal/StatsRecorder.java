@@ -191,12 +191,18 @@ public final class StatsRecorder {
                 + ", run back to back in a burst and timed together, ran for up to", nanos);
     }
 
+    /** Milliseconds, or microseconds under one: a threshold of 80 us must not read "0 ms". */
+    static String duration(final long nanos) {
+        return nanos < TimeUnit.MILLISECONDS.toNanos(1) ? TimeUnit.NANOSECONDS.toMicros(nanos) + " us"
+                : TimeUnit.NANOSECONDS.toMillis(nanos) + " ms";
+    }
+
     /** Counted, logged once (it ran once) and sent to JFR; a failing log backend harms nothing. */
     private void reportSlow(final String taskName, final String what, final long nanos) {
         slowTasks.incrementAndGet();
         try {
-            logger.log(System.Logger.Level.WARNING, what + " " + TimeUnit.NANOSECONDS.toMillis(nanos)
-                    + " ms (slow-task threshold " + TimeUnit.NANOSECONDS.toMillis(slowTaskNanos) + " ms)"
+            logger.log(System.Logger.Level.WARNING, what + " " + duration(nanos) + " (slow-task threshold "
+                    + duration(slowTaskNanos) + ")"
                     + (tasksOnExecutor ? "" : "; every timeout due meanwhile fired late"));
         } catch (Throwable ignored) {
             // The count and the JFR event still record it; the worker must not die of a logger.

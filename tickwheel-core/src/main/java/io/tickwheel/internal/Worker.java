@@ -110,6 +110,7 @@ final class Worker implements Runnable {
             reportsDrain = control.forceStop();
             logger.log(System.Logger.Level.ERROR, "The worker of " + name + " failed; the timer is stopped", t);
         } finally {
+            timing.release(); // a failure outside a task leaves the groups' tasks behind
             try {
                 unprocessed = drainAll();
                 if (reportsDrain) {
@@ -144,7 +145,8 @@ final class Worker implements Runnable {
      * Expires a node the transfer found due. If the transfer placed nodes since the latest
      * reading (a backlog can take milliseconds), that work is neither this task's time nor before
      * this fire, so the clock is read again; a run of due nodes with nothing placed between them
-     * costs no extra reading.
+     * costs no extra reading. The task is then timed alone: a group left open here would take in
+     * whatever the transfer places before its next due node.
      */
     private void expireFromTransfer(final TimeoutNode node) {
         long size = wheel.size();
@@ -153,6 +155,7 @@ final class Worker implements Runnable {
             timing.resync();
         }
         expire(node);
+        timing.flush();
     }
 
     private void expire(final TimeoutNode node) {

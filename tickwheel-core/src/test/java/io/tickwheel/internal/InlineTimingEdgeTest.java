@@ -3,6 +3,7 @@ package io.tickwheel.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tickwheel.LogCapture;
 import io.tickwheel.TimerTask;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -97,6 +98,19 @@ class InlineTimingEdgeTest {
         assertThat(snapshot.get(StatsSnapshot.Counter.SLOW_TASKS)).isEqualTo(1);
         assertThat(snapshot.taskTime().max()).as("the slow task's time, not a share of it")
                 .isGreaterThanOrEqualTo(12 * US);
+    }
+
+    @Test
+    void aSlowTaskUnderAMillisecond_isLoggedInMicroseconds() {
+        StatsRecorder stats = new StatsRecorder("T", System.getLogger(LOGGER), 10 * US, false);
+        InlineTiming timing = new InlineTiming(clock, stats);
+        List<String> records;
+        try (LogCapture log = LogCapture.of(LOGGER)) {
+            runPass(timing, List.of(node(12 * US)));
+            records = log.messages();
+        }
+        assertThat(records).hasSize(1);
+        assertThat(records.get(0)).contains("ran for 12 us (slow-task threshold 10 us)");
     }
 
     @Test

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A timeout already due when the worker takes it off a backlog fires after the nodes queued ahead
- * of it were placed: its lateness must include that wait, and its task time must not.
+ * of it were placed: its lateness must include that wait, and its task time must not; and a task
+ * the transfer expires is not charged with the placements after it, even once tiny tasks are timed
+ * in groups.
  */
 class WorkerTransferTimingTest {
 
@@ -131,5 +133,43 @@ class WorkerTransferTimingTest {
                 .isGreaterThanOrEqualTo(AHEAD * PLACE_NANOS);
         assertThat(snapshot.get(StatsSnapshot.Counter.SLOW_TASKS)).as("an empty task is not slow").isZero();
         assertThat(snapshot.taskTime().max()).as("an empty task on a clock only placements move").isZero();
+    }
+
+    @Test
+    void aTaskTheTransferExpires_onceTasksAreGrouped_isNotChargedWithThePlacementsAfterIt() {
+        PlacementClock clock = new PlacementClock();
+        long slow = AHEAD * PLACE_NANOS / 2;
+        TimerOptions options = new TimerOptions(TimerOptions.Kind.HASHED, "WorkerTransferTimingTest")
+                .clock(clock).slowTaskNanos(slow);
+        StatsRecorder stats = new StatsRecorder("T", options.logger(), slow, false);
+        HandOff handOff = new HandOff(0);
+        int lane = handOff.laneOfCaller();
+        int dueFirst = InlineTiming.SOLO_RUN + 2; // the last two of them come after grouping started
+        for (int i = 0; i < dueFirst; i++) {
+            handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN));
+        }
+        for (int i = 0; i < AHEAD; i++) {
+            handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN + TimeUnit.HOURS.toNanos(1)));
+        }
+        long index = handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN));
+        handOff.wakeAfterOffer(lane, index, 0);
+        Worker worker = new Worker(new OnePass(), handOff, new SlowPlacingWheel(clock), options, ORIGIN, stats);
+
+        Logger jul = Logger.getLogger("io.tickwheel.WorkerTransferTimingTest");
+        jul.setUseParentHandlers(false);
+        try {
+            assertThat(worker.runIfFirst()).isTrue();
+        } finally {
+            jul.setUseParentHandlers(true);
+        }
+
+        StatsSnapshot snapshot = stats.snapshot(() -> 0, () -> 0, 0);
+        assertThat(snapshot.get(StatsSnapshot.Counter.EXPIRED)).isEqualTo(dueFirst + 1L);
+        assertThat(snapshot.taskTime().count()).isEqualTo(dueFirst + 1L);
+        assertThat(snapshot.get(StatsSnapshot.Counter.SLOW_TASKS))
+                .as("%d placements after a grouped task are not its time", AHEAD).isZero();
+        assertThat(snapshot.taskTime().max()).as("empty tasks on a clock only placements move").isZero();
+        assertThat(snapshot.lateness().max()).as("the last fired after the placements")
+                .isGreaterThanOrEqualTo(AHEAD * PLACE_NANOS);
     }
 }
