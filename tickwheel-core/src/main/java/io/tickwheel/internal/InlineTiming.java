@@ -19,13 +19,15 @@ import java.util.Arrays;
  *
  * <h2>What a time includes</h2>
  * A task timed alone runs from the previous reading (the previous task's end, or the pass's
- * start) to its own end, so the wheel's work just before it (finding it, and a cascade of a
- * higher level when the worker woke more than a tick late) is in its time; a group runs from its
- * start to the reading that ends it, so the wheel's work after its last task is in it too, up to
- * the end of the wheel's advance. Neither ever holds the worker's own bulk work: a group never
- * spans two passes (the pass's end closes it), the clock is read again after a transfer or purge,
- * and a task the transfer expires is timed alone, its time ended before the transfer places
- * anything more, so a backlog's placement is charged to no task.
+ * start) to its own end, so the wheel's work just before it is in its time: finding it, and
+ * cascading a higher level's bucket into the wheel's lowest level when that bucket's time has
+ * come. A group runs from its start to the reading that ends it, so the wheel's work between and
+ * after its tasks is in it too, up to the end of the wheel's advance. The worker's other bulk work
+ * is kept out: a group never spans two passes (the pass's end closes it), the clock is read again
+ * after a transfer that placed nodes and after a purge, and a task the transfer expires is timed
+ * alone, its time ended before the transfer places anything more. One thing is not: cancelled
+ * nodes the transfer drops from the queue before a due one (no placement, so no new reading) are
+ * in that due task's time and understate its lateness; dropping one costs a poll and a CAS.
  *
  * <p>A group that ran long (a task in it blocked) is recorded as one task that took all of it and
  * the rest as taking nothing, the likeliest split after a run of tiny tasks, so the histogram's
@@ -164,7 +166,7 @@ final class InlineTiming {
                 endGroup();
             }
         } catch (Throwable ignored) {
-            // The worker is failing already, and its final drain must run: the group goes unrecorded.
+            // The worker is failing already, and its final drain must run: the group may go unrecorded.
         } finally {
             grouped = 0;
             holding = false;

@@ -23,8 +23,9 @@ import java.util.function.Consumer;
  * <h2>What it measures</h2>
  * It is the only writer of its {@link StatsRecorder}'s expiries, wake-ups and lateness. A fire's
  * lateness is its start time minus its deadline. A task run here is timed, and the next fire
- * dated, by {@link InlineTiming}: one clock reading per task, or per group of tiny tasks in a
- * burst. A task handed to the executor is dated by the pass's reading and timed on the executor
+ * dated, by {@link InlineTiming}: one clock reading per task, or per group of a pass's tasks
+ * once tiny tasks come in a steady run. A task handed to the executor is dated by the pass's
+ * reading and timed on the executor
  * ({@link TimedTask}).
  *
  * <p>Threading: worker thread only, except {@link #unprocessed()}, which the stopping thread
@@ -105,13 +106,15 @@ final class Worker implements Runnable {
         try {
             loop();
         } catch (Throwable t) {
+            // An open group's time ends here, not after the stop and the log below.
+            timing.release();
             // Refuse new timeouts before logging: the log call runs the application's logging
             // backend, which may throw too, and a timeout accepted now would never end.
             reportsDrain = control.forceStop();
             logger.log(System.Logger.Level.ERROR, "The worker of " + name + " failed; the timer is stopped", t);
         } finally {
-            timing.release(); // a failure outside a task leaves the groups' tasks behind
             try {
+                timing.release(); // a failure outside a task leaves the groups' tasks behind
                 unprocessed = drainAll();
                 if (reportsDrain) {
                     control.reportFailedDrain(unprocessed);

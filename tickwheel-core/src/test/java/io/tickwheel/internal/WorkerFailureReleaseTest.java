@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
@@ -133,5 +135,48 @@ class WorkerFailureReleaseTest {
             jul.setUseParentHandlers(parents);
         }
         return worker;
+    }
+
+    @Test
+    void theFailuresLogging_isNotChargedToTheOpenGroup() {
+        long[] now = {ORIGIN + TICK};
+        List<TimeoutNode> due = new ArrayList<>();
+        for (int i = 0; i < InlineTiming.SOLO_RUN + 3; i++) {
+            due.add(new TimeoutNode(null, timeout -> { }, ORIGIN));
+        }
+        long slow = TimeUnit.MILLISECONDS.toNanos(1); // groups still allowed: over 16 x 5 us
+        TimerOptions options = new TimerOptions(TimerOptions.Kind.HASHED, "WorkerFailureReleaseTest")
+                .clock(() -> now[0]).slowTaskNanos(slow);
+        StatsRecorder stats = new StatsRecorder("T", options.logger(), slow, false);
+        Worker worker = new Worker(new UntilFailure(), new HandOff(0), new BreakingWheel(due), options, ORIGIN,
+                stats);
+        Logger jul = Logger.getLogger(LOGGER);
+        Handler slowBackend = new Handler() {
+            @Override
+            public void publish(final LogRecord logRecord) {
+                now[0] += TimeUnit.MILLISECONDS.toNanos(10); // writing the stack trace takes 10 ms
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        boolean parents = jul.getUseParentHandlers();
+        jul.setUseParentHandlers(false);
+        jul.addHandler(slowBackend);
+        try {
+            assertThat(worker.runIfFirst()).isTrue();
+        } finally {
+            jul.removeHandler(slowBackend);
+            jul.setUseParentHandlers(parents);
+        }
+        StatsSnapshot snapshot = stats.snapshot(() -> 0, () -> 0, 0);
+        assertThat(snapshot.taskTime().count()).isEqualTo(due.size());
+        assertThat(snapshot.get(StatsSnapshot.Counter.SLOW_TASKS)).as("the log ran after the group's end").isZero();
+        assertThat(snapshot.taskTime().max()).isZero();
     }
 }
