@@ -2,12 +2,10 @@ package io.tickwheel.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tickwheel.Timeout;
 import io.tickwheel.TimerTask;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Handler;
@@ -27,7 +25,7 @@ class WorkerFailureReleaseTest {
     private static final String LOGGER = "io.tickwheel.WorkerFailureReleaseTest";
 
     /** A wheel that expires the nodes it was given on its first advance, then breaks. */
-    private static final class BreakingWheel extends TimingWheel {
+    private static final class BreakingWheel extends IdleWheel {
         private List<TimeoutNode> due;
 
         BreakingWheel(final List<TimeoutNode> due) {
@@ -46,49 +44,6 @@ class WorkerFailureReleaseTest {
             due = null;
             nodes.forEach(sink);
             throw new IllegalStateException("expected by the test: the wheel broke after its tasks ran");
-        }
-
-        @Override
-        public long purgeCancelled() {
-            return 0;
-        }
-
-        @Override
-        public long nanosUntilNextTick(final long nowNanos) {
-            return NEVER;
-        }
-
-        @Override
-        public void drainTo(final Consumer<TimeoutNode> sink) {
-            // holds nothing
-        }
-
-        @Override
-        public void checkInvariants() {
-            // nothing to check
-        }
-    }
-
-    /** Runs until the worker fails. */
-    private static final class UntilFailure implements WorkerControl {
-        @Override
-        public boolean isStarted() {
-            return true;
-        }
-
-        @Override
-        public boolean forceStop() {
-            return false;
-        }
-
-        @Override
-        public void reportFailedDrain(final Set<Timeout> drained) {
-            // not asked: forceStop() says another thread reports
-        }
-
-        @Override
-        public void terminated() {
-            // nothing waits
         }
     }
 
@@ -124,8 +79,8 @@ class WorkerFailureReleaseTest {
                 .clock(() -> ORIGIN + TICK).slowTaskNanos(TimeUnit.SECONDS.toNanos(1));
         StatsRecorder stats = new StatsRecorder("T", options.logger(), TimeUnit.SECONDS.toNanos(1), false);
         statsOut[0] = stats;
-        Worker worker = new Worker(new UntilFailure(), new HandOff(0), new BreakingWheel(due), options, ORIGIN,
-                stats);
+        Worker worker = new Worker(new PassesControl(Long.MAX_VALUE), new HandOff(0), new BreakingWheel(due), options,
+                ORIGIN, stats);
         Logger jul = Logger.getLogger(LOGGER);
         boolean parents = jul.getUseParentHandlers();
         jul.setUseParentHandlers(false); // the expected ERROR stays off the console
@@ -148,8 +103,8 @@ class WorkerFailureReleaseTest {
         TimerOptions options = new TimerOptions(TimerOptions.Kind.HASHED, "WorkerFailureReleaseTest")
                 .clock(() -> now[0]).slowTaskNanos(slow);
         StatsRecorder stats = new StatsRecorder("T", options.logger(), slow, false);
-        Worker worker = new Worker(new UntilFailure(), new HandOff(0), new BreakingWheel(due), options, ORIGIN,
-                stats);
+        Worker worker = new Worker(new PassesControl(Long.MAX_VALUE), new HandOff(0), new BreakingWheel(due), options,
+                ORIGIN, stats);
         Logger jul = Logger.getLogger(LOGGER);
         Handler slowBackend = new Handler() {
             @Override

@@ -2,13 +2,12 @@ package io.tickwheel.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tickwheel.Timeout;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,7 +35,7 @@ class WorkerTransferTimingTest {
     }
 
     /** A wheel whose every placement takes {@link #PLACE_NANOS} on the clock; nothing it holds comes due. */
-    private static final class SlowPlacingWheel extends TimingWheel {
+    private static final class SlowPlacingWheel extends IdleWheel {
         private final PlacementClock clock;
         private final List<TimeoutNode> held = new ArrayList<>();
 
@@ -57,54 +56,17 @@ class WorkerTransferTimingTest {
         }
 
         @Override
-        public long purgeCancelled() {
-            return 0;
-        }
-
-        @Override
-        public long nanosUntilNextTick(final long nowNanos) {
-            return NEVER;
-        }
-
-        @Override
         public void drainTo(final Consumer<TimeoutNode> sink) {
             held.forEach(sink);
             held.clear();
         }
-
-        @Override
-        public void checkInvariants() {
-            // nothing to check
-        }
     }
 
-    /** Runs one pass of the loop, then stops. */
-    private static final class OnePass implements WorkerControl {
-        private int asked;
-
-        @Override
-        public boolean isStarted() {
-            return asked++ == 0;
-        }
-
-        @Override
-        public boolean forceStop() {
-            return false;
-        }
-
-        @Override
-        public void reportFailedDrain(final Set<Timeout> drained) {
-            // the pass does not fail
-        }
-
-        @Override
-        public void terminated() {
-            // nothing waits
-        }
-    }
-
-    @Test
-    void aDueTimeoutBehindABacklog_isDatedAndTimedAfterTheNodesAheadOfIt() {
+    /**
+     * Queues the given deadlines in order and runs one pass of a worker on the slow-placing wheel,
+     * with a slow-task threshold of half the backlog's placement time.
+     */
+    private static StatsSnapshot runOnePass(final long... deadlines) {
         PlacementClock clock = new PlacementClock();
         long slow = AHEAD * PLACE_NANOS / 2;
         TimerOptions options = new TimerOptions(TimerOptions.Kind.HASHED, "WorkerTransferTimingTest")
@@ -112,13 +74,13 @@ class WorkerTransferTimingTest {
         StatsRecorder stats = new StatsRecorder("T", options.logger(), slow, false);
         HandOff handOff = new HandOff(0);
         int lane = handOff.laneOfCaller();
-        for (int i = 0; i < AHEAD; i++) {
-            handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN + TimeUnit.HOURS.toNanos(1)));
+        long index = 0;
+        for (long deadline : deadlines) {
+            index = handOff.offer(lane, new TimeoutNode(null, t -> { }, deadline));
         }
-        long index = handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN));
         handOff.wakeAfterOffer(lane, index, 0);
-        Worker worker = new Worker(new OnePass(), handOff, new SlowPlacingWheel(clock), options, ORIGIN, stats);
-
+        Worker worker = new Worker(new PassesControl(1), handOff, new SlowPlacingWheel(clock), options, ORIGIN,
+                stats);
         Logger jul = Logger.getLogger("io.tickwheel.WorkerTransferTimingTest");
         jul.setUseParentHandlers(false); // a false slow-task WARNING stays off the console
         try {
@@ -126,8 +88,18 @@ class WorkerTransferTimingTest {
         } finally {
             jul.setUseParentHandlers(true);
         }
+        return stats.snapshot(() -> 0, () -> 0, 0);
+    }
 
-        StatsSnapshot snapshot = stats.snapshot(() -> 0, () -> 0, 0);
+    /** {@code count} deadlines: due now, or in an hour. */
+    private static LongStream deadlines(final int count, final boolean due) {
+        return LongStream.generate(() -> due ? ORIGIN : ORIGIN + TimeUnit.HOURS.toNanos(1)).limit(count);
+    }
+
+    @Test
+    void aDueTimeoutBehindABacklog_isDatedAndTimedAfterTheNodesAheadOfIt() {
+        StatsSnapshot snapshot = runOnePass(LongStream.concat(deadlines(AHEAD, false), deadlines(1, true))
+                .toArray());
         assertThat(snapshot.get(StatsSnapshot.Counter.EXPIRED)).isEqualTo(1);
         assertThat(snapshot.lateness().max()).as("it fired after %d placements", AHEAD)
                 .isGreaterThanOrEqualTo(AHEAD * PLACE_NANOS);
@@ -137,33 +109,9 @@ class WorkerTransferTimingTest {
 
     @Test
     void aTaskTheTransferExpires_onceTasksAreGrouped_isNotChargedWithThePlacementsAfterIt() {
-        PlacementClock clock = new PlacementClock();
-        long slow = AHEAD * PLACE_NANOS / 2;
-        TimerOptions options = new TimerOptions(TimerOptions.Kind.HASHED, "WorkerTransferTimingTest")
-                .clock(clock).slowTaskNanos(slow);
-        StatsRecorder stats = new StatsRecorder("T", options.logger(), slow, false);
-        HandOff handOff = new HandOff(0);
-        int lane = handOff.laneOfCaller();
         int dueFirst = InlineTiming.SOLO_RUN + 2; // the last two of them come after grouping started
-        for (int i = 0; i < dueFirst; i++) {
-            handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN));
-        }
-        for (int i = 0; i < AHEAD; i++) {
-            handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN + TimeUnit.HOURS.toNanos(1)));
-        }
-        long index = handOff.offer(lane, new TimeoutNode(null, t -> { }, ORIGIN));
-        handOff.wakeAfterOffer(lane, index, 0);
-        Worker worker = new Worker(new OnePass(), handOff, new SlowPlacingWheel(clock), options, ORIGIN, stats);
-
-        Logger jul = Logger.getLogger("io.tickwheel.WorkerTransferTimingTest");
-        jul.setUseParentHandlers(false);
-        try {
-            assertThat(worker.runIfFirst()).isTrue();
-        } finally {
-            jul.setUseParentHandlers(true);
-        }
-
-        StatsSnapshot snapshot = stats.snapshot(() -> 0, () -> 0, 0);
+        StatsSnapshot snapshot = runOnePass(LongStream.concat(
+                LongStream.concat(deadlines(dueFirst, true), deadlines(AHEAD, false)), deadlines(1, true)).toArray());
         assertThat(snapshot.get(StatsSnapshot.Counter.EXPIRED)).isEqualTo(dueFirst + 1L);
         assertThat(snapshot.taskTime().count()).isEqualTo(dueFirst + 1L);
         assertThat(snapshot.get(StatsSnapshot.Counter.SLOW_TASKS))
