@@ -143,8 +143,8 @@ final class InlineTiming {
 
     /**
      * Ends an open group, so that no task's time spills into what the worker does next, and lets
-     * go of the tasks the groups held: the worker calls this at the end of each pass, after its
-     * transfer, and after each task the transfer expires.
+     * go of the tasks the groups held: the worker calls this at the end of each pass and after
+     * each task the transfer expires, and {@link #resync()} calls it.
      */
     void flush() {
         if (grouped > 0) {
@@ -161,17 +161,7 @@ final class InlineTiming {
      * worker failed outside a task, and its stopped timer keeps this object reachable.
      */
     void release() {
-        try {
-            if (grouped > 0) {
-                endGroup();
-            }
-        } catch (Throwable ignored) {
-            // The worker is failing already, and its final drain must run: the group may go unrecorded.
-        } finally {
-            grouped = 0;
-            holding = false;
-            Arrays.fill(group, null);
-        }
+        recordAndLetGo(null);
     }
 
     /**
@@ -180,10 +170,22 @@ final class InlineTiming {
      * stopped timer keeps this object (and so the group) reachable.
      */
     private void failed(final Throwable t) {
+        recordAndLetGo(t);
+    }
+
+    /**
+     * Ends an open group and clears the slots, for a worker that is failing: its final drain must
+     * run, so a second failure here only goes on record as suppressed by the first, if known.
+     */
+    private void recordAndLetGo(final Throwable cause) {
         try {
-            flush();
+            if (grouped > 0) {
+                endGroup();
+            }
         } catch (Throwable again) {
-            t.addSuppressed(again);
+            if (cause != null) {
+                cause.addSuppressed(again);
+            }
         } finally {
             grouped = 0;
             holding = false;
@@ -202,11 +204,7 @@ final class InlineTiming {
         if (!tiny) {
             tinyInARow = 0;
         }
-        try {
-            stats.groupRan(group, count, nanos, tiny);
-        } catch (Throwable t) {
-            Arrays.fill(group, null); // the worker fails; its stopped timer keeps this object
-            throw t;
-        }
+        // If this throws, the worker fails and its release() clears the slots.
+        stats.groupRan(group, count, nanos, tiny);
     }
 }

@@ -106,7 +106,8 @@ final class Worker implements Runnable {
         try {
             loop();
         } catch (Throwable t) {
-            // An open group's time ends here, not after the stop and the log below.
+            // An open group's time ends here, not after the stop and the log below, and the
+            // stopped timer must not keep its tasks.
             timing.release();
             // Refuse new timeouts before logging: the log call runs the application's logging
             // backend, which may throw too, and a timeout accepted now would never end.
@@ -114,7 +115,6 @@ final class Worker implements Runnable {
             logger.log(System.Logger.Level.ERROR, "The worker of " + name + " failed; the timer is stopped", t);
         } finally {
             try {
-                timing.release(); // a failure outside a task leaves the groups' tasks behind
                 unprocessed = drainAll();
                 if (reportsDrain) {
                     control.reportFailedDrain(unprocessed);
@@ -132,8 +132,7 @@ final class Worker implements Runnable {
             timing.passStarted(now);
             if (handOff.transferDue(now - originNanos)) {
                 sizeAtReading = wheel.size();
-                droppedHere += handOff.transferTo(wheel, transferExpiry);
-                timing.flush();
+                droppedHere += handOff.transferTo(wheel, transferExpiry); // leaves no group open
                 purgeIfWorthIt();
                 // A big backlog or a purge can take milliseconds: not the next task's time.
                 timing.resync();
