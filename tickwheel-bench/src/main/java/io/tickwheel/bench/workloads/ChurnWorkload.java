@@ -103,8 +103,10 @@ public final class ChurnWorkload implements Workload {
             Probes.sleepNanos(50 * Tasks.MS);
             long heapBefore = measureHeap ? Probes.usedHeapAfterGc() : 0;
             Loops.fill(timer, task, ring);
+            Probes.awaitQuietCompiler();
             long gcs0 = Probes.gcCount();
             long faults0 = Probes.minorFaults();
+            long jit0 = Probes.compilerCpuNanos();
             long cpu0 = Probes.processCpuNanos();
             long t0 = System.nanoTime();
             if (warmUp) {
@@ -114,7 +116,8 @@ public final class ChurnWorkload implements Workload {
             }
             long t1 = System.nanoTime();
             long cpu1 = Probes.processCpuNanos();
-            stats.add(Probes.gcCount() - gcs0, Probes.minorFaults() - faults0);
+            stats.add(Probes.gcCount() - gcs0, Probes.minorFaults() - faults0,
+                    (double) (Probes.compilerCpuNanos() - jit0) / ops);
             long heapRetained = measureHeap ? Probes.usedHeapAfterGc() - heapBefore : 0;
             return new Round((double) (t1 - t0) / ops, (double) (cpu1 - cpu0) / ops, heapRetained,
                     timer.pending());

@@ -22,6 +22,10 @@ public final class Probes {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+    /** How long the compiler threads must stay idle before a measured loop may start. */
+    private static final long QUIET_MILLIS = 10;
+    /** The longest {@link #awaitQuietCompiler()} waits (a workload whose timer keeps the JIT busy). */
+    private static final long QUIET_WAIT_MAX_MILLIS = 2_000;
 
     private Probes() {
     }
@@ -105,6 +109,42 @@ public final class Probes {
     public static void collectGarbage() throws InterruptedException {
         MEMORY.gc();
         TimeUnit.MILLISECONDS.sleep(20);
+        awaitQuietCompiler();
+    }
+
+    /**
+     * Reads the CPU time of the JIT compiler threads alive now.
+     *
+     * @return nanoseconds, or -1 where Linux's {@code schedstat} cannot be read
+     */
+    public static long compilerCpuNanos() {
+        return ThreadTimes.INSTANCE.compilerNanos();
+    }
+
+    /**
+     * Waits until the JIT compiler threads have used no CPU for {@link #QUIET_MILLIS} in a row, at
+     * most {@link #QUIET_WAIT_MAX_MILLIS}. Whatever ran just before a measured loop (the last
+     * round's {@code stop()}, the harness's own reading of {@code /proc}) queues compilations
+     * that otherwise run on the second core inside the loop and count in its process CPU: 1 to
+     * 26 ns per schedule in W1 (W1Probe's "jit" column), the same for every timer, which both
+     * inflates and blurs the ratios. The timer's own code is compiled by its warm-up rounds.
+     *
+     * @return milliseconds waited
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static long awaitQuietCompiler() throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(QUIET_WAIT_MAX_MILLIS);
+        long previous = compilerCpuNanos();
+        while (previous >= 0 && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(QUIET_MILLIS);
+            long now = compilerCpuNanos();
+            if (now == previous) {
+                break;
+            }
+            previous = now;
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 
     /**

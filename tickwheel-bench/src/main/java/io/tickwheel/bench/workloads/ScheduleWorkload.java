@@ -55,7 +55,7 @@ public final class ScheduleWorkload implements Workload {
         long[] delays = Tasks.uniformDelays(n, 10 * Tasks.SECOND, 60 * Tasks.SECOND, 1);
         RoundStats stats = new RoundStats();
         for (int i = 0; i < ctx.sizes().warmupRounds(); i++) {
-            double[] r = round(ctx, delays, false, stats);
+            double[] r = round(ctx, delays, true, false, stats);
             ctx.progress("warm-up %d: %.1f wall, %.1f CPU ns/op", i + 1, r[0], r[1]);
         }
         stats.reset();
@@ -63,7 +63,7 @@ public final class ScheduleWorkload implements Workload {
         double[] wall = new double[rounds];
         double[] cpu = new double[rounds];
         for (int i = 0; i < rounds; i++) {
-            double[] r = round(ctx, delays, i == 0, stats);
+            double[] r = round(ctx, delays, false, i == 0, stats);
             wall[i] = r[0];
             cpu[i] = r[1];
             ctx.progress("round %d of %d: %.1f wall, %.1f CPU ns/op", i + 1, rounds, wall[i],
@@ -82,8 +82,12 @@ public final class ScheduleWorkload implements Workload {
         stats.put(m);
     }
 
-    /** One round on a fresh timer; returns wall and process CPU ns/op. */
-    private static double[] round(final RunContext ctx, final long[] delays,
+    /**
+     * One round on a fresh timer; returns wall and process CPU ns/op. A warm-up round schedules in
+     * chunks, so that the loop is compiled as a method before a measured round calls it once
+     * (otherwise C2 compiles it inside a measured round, on the other core).
+     */
+    private static double[] round(final RunContext ctx, final long[] delays, final boolean warmUp,
             final boolean measureHeap, final RoundStats stats) throws InterruptedException {
         int n = delays.length;
         Probes.collectGarbage();
@@ -91,14 +95,21 @@ public final class ScheduleWorkload implements Workload {
         Object task = timer.prepare(Tasks.NOOP);
         try {
             long heapBefore = measureHeap ? Probes.usedHeapAfterGc() : 0;
+            Probes.awaitQuietCompiler();
             long gcs0 = Probes.gcCount();
             long faults0 = Probes.minorFaults();
+            long jit0 = Probes.compilerCpuNanos();
             long cpu0 = Probes.processCpuNanos();
             long t0 = System.nanoTime();
-            Loops.scheduleAll(timer, task, delays, 0, n);
+            if (warmUp) {
+                Loops.scheduleChunked(timer, task, delays, n);
+            } else {
+                Loops.scheduleAll(timer, task, delays, 0, n);
+            }
             long t1 = System.nanoTime();
             long cpu1 = Probes.processCpuNanos();
-            stats.add(Probes.gcCount() - gcs0, Probes.minorFaults() - faults0);
+            stats.add(Probes.gcCount() - gcs0, Probes.minorFaults() - faults0,
+                    (double) (Probes.compilerCpuNanos() - jit0) / n);
             if (measureHeap) {
                 Probes.sleepNanos(ctx.sizes().settleNanos(ctx.spec().tickNanos(), n));
                 stats.bytesPerTimeout = (double) (Probes.usedHeapAfterGc() - heapBefore) / n;
@@ -124,25 +135,34 @@ public final class ScheduleWorkload implements Workload {
     static final class RoundStats {
         private long gcs;
         private long faults;
+        private double jitNsPerOp;
         private int rounds;
         private double bytesPerTimeout;
         private long pending;
 
-        void add(final long gcsInLoop, final long faultsInLoop) {
+        /**
+         * Adds one round's collections, page faults and JIT compiler CPU inside its loop (the
+         * compiler's share of the round's process CPU, per operation; after
+         * {@link Probes#awaitQuietCompiler()} it should be near zero).
+         */
+        void add(final long gcsInLoop, final long faultsInLoop, final double jitInLoopNsPerOp) {
             gcs += gcsInLoop;
             faults += Math.max(0, faultsInLoop);
+            jitNsPerOp = Math.max(jitNsPerOp, jitInLoopNsPerOp);
             rounds++;
         }
 
         void reset() {
             gcs = 0;
             faults = 0;
+            jitNsPerOp = 0;
             rounds = 0;
         }
 
         void put(final Metrics m) {
             m.put("gcsInLoops", gcs);
             m.put("pageFaultsPerRound", rounds == 0 ? 0 : faults / rounds);
+            m.put("jitCpuNsPerOpInLoopMax", jitNsPerOp);
         }
     }
 

@@ -27,6 +27,8 @@ final class ThreadTimes {
     private final boolean available;
     /** The last value read per thread id, live or exited. Guarded by this. */
     private final Map<String, Long> last = new HashMap<>();
+    /** The same, for the JIT compiler threads only. Guarded by this. */
+    private final Map<String, Long> compilers = new HashMap<>();
 
     private ThreadTimes(final Path tasks) {
         this.tasks = tasks;
@@ -68,6 +70,47 @@ final class ThreadTimes {
             sum += nanos;
         }
         return sum;
+    }
+
+    /**
+     * Sums the CPU time of the JIT compiler threads (their names start "C1 " or "C2 "), so a
+     * caller can tell whether compilation is going on. HotSpot stops idle compiler threads and
+     * starts new ones; one that has exited keeps the last value read for it, so the sum never
+     * goes backwards.
+     *
+     * @return nanoseconds, or -1 where {@code schedstat} cannot be read
+     */
+    synchronized long compilerNanos() {
+        if (!available) {
+            return -1;
+        }
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
+            for (Path task : dir) {
+                Path tid = task.getFileName();
+                if (tid != null && isCompiler(task)) {
+                    long nanos = read(task.resolve("schedstat"));
+                    if (nanos >= 0) {
+                        compilers.put(tid.toString(), nanos);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        long sum = 0;
+        for (long nanos : compilers.values()) {
+            sum += nanos;
+        }
+        return sum;
+    }
+
+    private static boolean isCompiler(final Path task) {
+        try {
+            String name = Files.readString(task.resolve("comm"), StandardCharsets.US_ASCII);
+            return name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler");
+        } catch (IOException | RuntimeException e) {
+            return false; // the thread exited while being read
+        }
     }
 
     /** Reads field 10 of {@code /proc/self/stat}, the minor page faults; -1 when unreadable. */
