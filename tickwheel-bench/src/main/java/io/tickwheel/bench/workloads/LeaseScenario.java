@@ -63,7 +63,7 @@ public final class LeaseScenario implements Workload {
             renewals.arm(start + period * i / leases);
         }
         long heapArmed = Probes.usedHeapAfterGc();
-        // Warm-up: the same timer renews for as long as the window lasts before the window opens,
+        // Warm-up: the same timer renews for twice as long as the window lasts before it opens,
         // so the window sees the steady state a lease-renewing service runs in. A warm-up round on
         // a timer of its own, stopped before a fresh one was measured (until 2026-11-24), let that
         // stop() and the new timer's start deoptimize the worker's per-tick code (unstable_if
@@ -71,6 +71,15 @@ public final class LeaseScenario implements Workload {
         // so was recompiled by C2 only 5 to 6 s into the window (-XX:+LogCompilation): the window
         // measured the JIT and its compiler threads as much as the renewals.
         Probes.sleepNanos(start + duration - System.nanoTime());
+        // A collection halfway through the warm-up as well as before the window. The pause it
+        // makes (a full collection, tens of milliseconds) is the first late pass the worker
+        // ever runs, and C2 compiled the steady state without that path: tickwheel's worker
+        // took unstable_if traps in advance() and park() right at the window's start (JFR's
+        // jdk.Deoptimization), ran profiled code for seconds and was recompiled inside the
+        // window, 7 to 12 ms a second of compiler CPU against Netty's 0.3. A service meets its
+        // collector's pauses long before its steady state; so does the warm-up now.
+        Probes.usedHeapAfterGc();
+        Probes.sleepNanos(duration);
         // Collected before the window, as W1 is before each round: without it every byte the
         // window allocates lands on a heap page never touched before (no collection happens in
         // these few seconds), and the allocating thread, the timer's here, pays the kernel's
