@@ -69,7 +69,7 @@ final class OrTimeoutChurn {
     private Probe.Clocks churn(final Arm arm) {
         @SuppressWarnings("unchecked")
         CompletableFuture<Object>[] ring = (CompletableFuture<Object>[]) new CompletableFuture<?>[window];
-        Probe.Clocks start = Probe.Clocks.now();
+        Probe.Clocks start = Probe.Clocks.start();
         for (int i = 0; i < ops; i++) {
             int slot = i % window;
             CompletableFuture<Object> oldest = ring[slot];

@@ -1,5 +1,6 @@
 package io.tickwheel.bench.ses;
 
+import io.tickwheel.bench.workloads.Probes;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.OperatingSystemMXBean;
@@ -27,6 +28,12 @@ final class Probe {
      * @return nanoseconds, or -1 when the JVM cannot tell
      */
     static long processCpuNanos() {
+        // On Linux, the sum of every thread's nanosecond schedstat: getProcessCpuTime() there
+        // counts in 10 ms ticks, which over ~150 ms of work moved the figure in 5 ns steps.
+        long nanos = Probes.processCpuNanos();
+        if (nanos >= 0) {
+            return nanos;
+        }
         if (OS instanceof com.sun.management.OperatingSystemMXBean hotSpot) {
             return hotSpot.getProcessCpuTime();
         }
@@ -50,6 +57,20 @@ final class Probe {
      * @param callerCpuNanos the calling thread's CPU time, or -1 when unknown
      */
     record Clocks(long wallNanos, long cpuNanos, long callerCpuNanos) {
+
+        /**
+         * Readings taken to start a measured loop, once the JIT compiler threads have gone quiet
+         * (see {@link Probes#awaitQuietCompiler()}), so that compilations queued by what ran
+         * before are not counted in the loop's process CPU.
+         */
+        static Clocks start() {
+            try {
+                Probes.awaitQuietCompiler();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return now();
+        }
 
         static Clocks now() {
             return new Clocks(System.nanoTime(), processCpuNanos(), threadCpuNanos());

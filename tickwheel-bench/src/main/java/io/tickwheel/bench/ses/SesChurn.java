@@ -106,7 +106,7 @@ final class SesChurn {
             // its longest delay, so that cancelled tasks come due inside the measurement from its start.
             int before = steady ? ops / 2 : 0;
             churn(ses, ring, 0, before);
-            Probe.Clocks start = Probe.Clocks.now();
+            Probe.Clocks start = Probe.Clocks.start();
             churn(ses, ring, before, before + ops);
             Probe.Clocks elapsed = Probe.Clocks.since(start);
             long retained = Probe.settledHeapBytes() - heapBefore;
