@@ -113,7 +113,8 @@ public final class Probes {
     }
 
     /**
-     * Reads the CPU time of the JIT compiler threads alive now.
+     * Reads the CPU time of the JIT compiler threads, those that have exited included (at their
+     * last reading), so the value never goes backwards.
      *
      * @return nanoseconds, or -1 where Linux's {@code schedstat} cannot be read
      */

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -54,22 +55,8 @@ final class ThreadTimes {
 
     /** Sums the CPU time of every thread seen so far. */
     synchronized long total() {
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
-            for (Path task : dir) {
-                long nanos = read(task.resolve("schedstat"));
-                Path tid = task.getFileName();
-                if (nanos >= 0 && tid != null) {
-                    last.put(tid.toString(), nanos);
-                }
-            }
-        } catch (IOException e) {
-            // the listing failed: fall through with the last values read
-        }
-        long sum = 0;
-        for (long nanos : last.values()) {
-            sum += nanos;
-        }
-        return sum;
+        readInto(last, task -> true); // a failed listing leaves the last values read
+        return sum(last);
     }
 
     /**
@@ -81,24 +68,35 @@ final class ThreadTimes {
      * @return nanoseconds, or -1 where {@code schedstat} cannot be read
      */
     synchronized long compilerNanos() {
-        if (!available) {
-            return -1;
-        }
+        return available && readInto(compilers, ThreadTimes::isCompiler) ? sum(compilers) : -1;
+    }
+
+    /**
+     * Reads the {@code schedstat} of every live thread that {@code which} accepts into {@code seen},
+     * by thread id; a thread that exits while being read keeps its last value.
+     *
+     * @return false if the listing of threads failed
+     */
+    private boolean readInto(final Map<String, Long> seen, final Predicate<Path> which) {
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
             for (Path task : dir) {
                 Path tid = task.getFileName();
-                if (tid != null && isCompiler(task)) {
+                if (tid != null && which.test(task)) {
                     long nanos = read(task.resolve("schedstat"));
                     if (nanos >= 0) {
-                        compilers.put(tid.toString(), nanos);
+                        seen.put(tid.toString(), nanos);
                     }
                 }
             }
+            return true;
         } catch (IOException e) {
-            return -1;
+            return false;
         }
+    }
+
+    private static long sum(final Map<String, Long> seen) {
         long sum = 0;
-        for (long nanos : compilers.values()) {
+        for (long nanos : seen.values()) {
             sum += nanos;
         }
         return sum;
