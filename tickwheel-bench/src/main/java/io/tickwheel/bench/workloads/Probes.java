@@ -7,6 +7,7 @@ import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -22,6 +23,9 @@ public final class Probes {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+    /** Looked up once: the lookup is a platform-bean search the JIT compiles late, inside loops. */
+    private static final List<GarbageCollectorMXBean> COLLECTORS =
+            ManagementFactory.getGarbageCollectorMXBeans();
     /** How long the compiler threads must stay idle before a measured loop may start. */
     private static final long QUIET_MILLIS = 10;
     /** The longest {@link #awaitQuietCompiler()} waits (a workload whose timer keeps the JIT busy). */
@@ -155,7 +159,7 @@ public final class Probes {
      */
     public static long gcCount() {
         long sum = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (GarbageCollectorMXBean gc : COLLECTORS) {
             sum += Math.max(0, gc.getCollectionCount());
         }
         return sum;
@@ -168,7 +172,27 @@ public final class Probes {
      * @return the count, or -1 where it cannot be read
      */
     public static long minorFaults() {
-        return ThreadTimes.minorFaults();
+        return ThreadTimes.INSTANCE.minorFaults();
+    }
+
+    /**
+     * Calls each of the readings a measured loop brackets itself with ({@link #gcCount()},
+     * {@link #minorFaults()}, {@link #compilerCpuNanos()}, {@link #processCpuNanos()}) often enough
+     * for the JIT to have compiled them. Otherwise each reading taken just before a loop crosses
+     * another compile threshold of the code it runs (regular expressions, streams, NIO reads of
+     * {@code /proc}), and those compilations run on the other core inside the loop: 1 to 4 ns per
+     * schedule in W1 rounds, with {@code -XX:+PrintCompilation} showing only harness code.
+     *
+     * @param calls how many times to call each reading
+     */
+    public static void warmUpReadings(final int calls) {
+        long sink = 0;
+        for (int i = 0; i < calls; i++) {
+            sink += gcCount() + minorFaults() + compilerCpuNanos() + processCpuNanos();
+        }
+        if (sink == Long.MIN_VALUE) {
+            System.err.println("unlikely sum " + sink); // keeps the calls from being dead code
+        }
     }
 
     /**

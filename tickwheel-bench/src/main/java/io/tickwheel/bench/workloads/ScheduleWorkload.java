@@ -21,12 +21,19 @@ import java.util.Locale;
  * never touched, and each first touch is a page fault, which made Netty's W1 look 1.6 x as
  * slow as it is (see {@link Probes#collectGarbage()}). Each round also records the collections
  * and page faults inside its loop, so such an artefact shows in the results
- * ({@code gcsInLoops}, {@code pageFaultsPerRound}). The retained heap is measured after the
- * first measured round's loop.
+ * ({@code gcsInLoops}, {@code pageFaultsPerRound}, {@code jitCpuNsPerOpInLoopMax}). The retained
+ * heap is measured on one more round after the measured ones, which the medians leave out. How
+ * the warm-up mirrors the measured rounds (a fresh timer per chunk) is told at
+ * {@link #warmUpRound}.
  *
  * <p>Threading: runs on the caller's thread.
  */
 public final class ScheduleWorkload implements Workload {
+
+    /** Fresh timers per warm-up round; see {@link #warmUpRound}. */
+    static final int WARM_UP_TIMERS = 20;
+    /** Calls of each probe reading before the first round; see {@link Probes#warmUpReadings}. */
+    static final int READING_WARM_UP_CALLS = 2_000;
 
     @Override
     public String id() {
@@ -53,22 +60,38 @@ public final class ScheduleWorkload implements Workload {
     public void run(final RunContext ctx) throws InterruptedException {
         int n = ctx.sizes().scheduleCount();
         long[] delays = Tasks.uniformDelays(n, 10 * Tasks.SECOND, 60 * Tasks.SECOND, 1);
+        long w0 = System.nanoTime();
+        Probes.warmUpReadings(READING_WARM_UP_CALLS);
+        ctx.progress("probe readings warmed up in %.2f s", (System.nanoTime() - w0) / 1e9);
         RoundStats stats = new RoundStats();
         for (int i = 0; i < ctx.sizes().warmupRounds(); i++) {
-            double[] r = round(ctx, delays, true, false, stats);
-            ctx.progress("warm-up %d: %.1f wall, %.1f CPU ns/op", i + 1, r[0], r[1]);
+            if (i == 0) {
+                double[] r = warmUpRound(ctx, delays);
+                ctx.progress("warm-up 1: %.1f wall, %.1f CPU ns/op (on %d timers)", r[0], r[1],
+                        WARM_UP_TIMERS);
+            } else {
+                // Shaped as a measured round: the first measured round after the chunked warm-up
+                // took 3,000 to 7,000 page faults inside its loop (4 to 10 ns per schedule more,
+                // Netty's and tickwheel's alike); the later rounds about 20.
+                double[] r = round(ctx, delays, false, stats);
+                ctx.progress("warm-up %d: %.1f wall, %.1f CPU ns/op", i + 1, r[0], r[1]);
+            }
         }
         stats.reset();
         int rounds = ctx.sizes().rounds();
         double[] wall = new double[rounds];
         double[] cpu = new double[rounds];
         for (int i = 0; i < rounds; i++) {
-            double[] r = round(ctx, delays, false, i == 0, stats);
+            double[] r = round(ctx, delays, false, stats);
             wall[i] = r[0];
             cpu[i] = r[1];
             ctx.progress("round %d of %d: %.1f wall, %.1f CPU ns/op", i + 1, rounds, wall[i],
                     cpu[i]);
         }
+        // The heap is measured on a round of its own, after the measured ones: its full
+        // collections before the loop left the next loop thousands of page faults (and 4 to 8 ns
+        // per schedule more, Netty's and tickwheel's alike) when round 1 measured it.
+        round(ctx, delays, true, stats);
         Metrics m = ctx.newMetrics();
         m.put("count", n);
         m.put("warmupRounds", ctx.sizes().warmupRounds());
@@ -83,37 +106,74 @@ public final class ScheduleWorkload implements Workload {
     }
 
     /**
-     * One round on a fresh timer; returns wall and process CPU ns/op. A warm-up round schedules in
-     * chunks, so that the loop is compiled as a method before a measured round calls it once
-     * (otherwise C2 compiles it inside a measured round, on the other core).
+     * The first warm-up round: the full count, in {@link #WARM_UP_TIMERS} chunks, each on a fresh
+     * timer (later warm-up rounds are shaped as measured ones).
+     * Chunks, so that the loop is compiled as a method before a measured round calls it once
+     * (otherwise C2 compiles it inside a measured round, on the other core). A fresh timer per
+     * chunk, because every measured round begins with a fresh timer's first schedule, which
+     * starts its worker: a branch taken once per timer. After two warm-up timers the JIT still
+     * compiled that branch as never taken, and the first schedule of a measured round fell into
+     * it (JFR: {@code unstable_if} at {@code TimerCore.schedule}'s started check, in the first
+     * measured rounds), threw the compiled schedule path away and recompiled it inside the loop
+     * (a round at 55-59 CPU ns against 33-38). Twenty timers show the JIT that branch the way the
+     * measured rounds will meet it. Netty's timer starts its worker on the first schedule too.
+     *
+     * @return wall and process CPU ns/op over the whole round, timers' creation and stop included
      */
-    private static double[] round(final RunContext ctx, final long[] delays, final boolean warmUp,
-            final boolean measureHeap, final RoundStats stats) throws InterruptedException {
+    private static double[] warmUpRound(final RunContext ctx, final long[] delays)
+            throws InterruptedException {
+        int n = delays.length;
+        int chunk = Math.max(1, (n + WARM_UP_TIMERS - 1) / WARM_UP_TIMERS);
+        Probes.collectGarbage();
+        long cpu0 = Probes.processCpuNanos();
+        long t0 = System.nanoTime();
+        for (int from = 0; from < n; from += chunk) {
+            BenchTimer timer = ctx.newTimer();
+            Object task = timer.prepare(Tasks.NOOP);
+            try {
+                Loops.scheduleAll(timer, task, delays, from, Math.min(n, from + chunk));
+            } finally {
+                Reference.reachabilityFence(task);
+                timer.stop();
+            }
+        }
+        long t1 = System.nanoTime();
+        long cpu1 = Probes.processCpuNanos();
+        return new double[] {(double) (t1 - t0) / n, (double) (cpu1 - cpu0) / n};
+    }
+
+    /**
+     * One measured round on a fresh timer; returns wall and process CPU ns/op. The heap round
+     * measures the heap retained per pending timeout instead of adding to {@code stats}.
+     */
+    private static double[] round(final RunContext ctx, final long[] delays, final boolean heapRound,
+            final RoundStats stats) throws InterruptedException {
         int n = delays.length;
         Probes.collectGarbage();
         BenchTimer timer = ctx.newTimer();
         Object task = timer.prepare(Tasks.NOOP);
         try {
-            long heapBefore = measureHeap ? Probes.usedHeapAfterGc() : 0;
+            long heapBefore = heapRound ? Probes.usedHeapAfterGc() : 0;
             Probes.awaitQuietCompiler();
             long gcs0 = Probes.gcCount();
             long faults0 = Probes.minorFaults();
             long jit0 = Probes.compilerCpuNanos();
             long cpu0 = Probes.processCpuNanos();
             long t0 = System.nanoTime();
-            if (warmUp) {
-                Loops.scheduleChunked(timer, task, delays, n);
-            } else {
-                Loops.scheduleAll(timer, task, delays, 0, n);
-            }
+            Loops.scheduleAll(timer, task, delays, 0, n);
             long t1 = System.nanoTime();
             long cpu1 = Probes.processCpuNanos();
-            stats.add(Probes.gcCount() - gcs0, Probes.minorFaults() - faults0,
-                    (double) (Probes.compilerCpuNanos() - jit0) / n);
-            if (measureHeap) {
+            long gcs = Probes.gcCount() - gcs0;
+            long faults = Probes.minorFaults() - faults0;
+            double jit = (double) (Probes.compilerCpuNanos() - jit0) / n;
+            if (heapRound) {
                 Probes.sleepNanos(ctx.sizes().settleNanos(ctx.spec().tickNanos(), n));
                 stats.bytesPerTimeout = (double) (Probes.usedHeapAfterGc() - heapBefore) / n;
                 stats.pending = timer.pending();
+            } else {
+                stats.add(gcs, faults, jit);
+                ctx.progress("  inside the loop: %d collections, %d page faults, JIT compiler %.1f CPU ns/op",
+                        gcs, faults, jit);
             }
             return new double[] {(double) (t1 - t0) / n, (double) (cpu1 - cpu0) / n};
         } finally {

@@ -2,6 +2,7 @@ package io.tickwheel.bench.workloads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -32,5 +33,50 @@ class ProbesTest {
 
         assertThat(waited).isBetween(0L, 2_500L);
         assertThat(elapsedMs).isLessThan(3_000L);
+    }
+
+    @Test
+    void processCpuNanos_countsALiveThreadsWorkAndKeepsItAfterTheThreadExits() throws InterruptedException {
+        CountDownLatch spun = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread worker = new Thread(() -> {
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(30);
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            spun.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        long before = Probes.processCpuNanos();
+        worker.start();
+        assertThat(spun.await(10, TimeUnit.SECONDS)).isTrue();
+        long whileAlive = Probes.processCpuNanos();
+        release.countDown();
+        worker.join(10_000);
+        long afterExit = Probes.processCpuNanos();
+
+        assertThat(worker.isAlive()).isFalse();
+        // 30 ms of spinning on two cores is at least ~15 ms of CPU, read in nanoseconds (not 10 ms ticks).
+        assertThat(whileAlive - before).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(15));
+        assertThat(afterExit).as("an exited thread keeps its last reading").isGreaterThanOrEqualTo(whileAlive);
+    }
+
+    @Test
+    void minorFaults_readsAGrowingCountFromProcSelfStat() {
+        long first = Probes.minorFaults();
+        byte[][] pages = new byte[2_000][];
+        for (int i = 0; i < pages.length; i++) {
+            pages[i] = new byte[4096];
+            pages[i][0] = 1;
+        }
+        long second = Probes.minorFaults();
+
+        assertThat(pages[pages.length - 1][0]).isEqualTo((byte) 1);
+        assertThat(first).as("field 10 of /proc/self/stat").isPositive();
+        assertThat(second).isGreaterThanOrEqualTo(first);
     }
 }
