@@ -72,6 +72,10 @@ public final class Summary {
 
     /** Above this, other processes' CPU during a run makes its figures unquotable (a tenth of a core). */
     private static final double OTHERS_BUSY_CORES = 0.10;
+    /** The metric prefix W1 and W2 record the inter-core round trip under (Min and Max). */
+    private static final String INTER_CORE = "interCoreRoundTripNs";
+    /** Round trips within this factor of each other are one machine state (70 and 320 ns are two). */
+    private static final double INTER_CORE_SAME_STATE = 2.0;
     private static final Pattern LEADING_NUMBER = Pattern.compile("^\\d+(\\.\\d+)?");
 
     private Summary() {
@@ -132,7 +136,30 @@ public final class Summary {
                     : String.format(Locale.ROOT, "on par (within +/-%.0f %%)", tolerance * 100);
         }
         return new Row(w, measure, peer.get().timer(), peerValue, ours.timer(), ourValue, ratio,
-                ratioText, use + ": " + verdict);
+                ratioText, use + ": " + verdict + interCoreWarning(ours, peer.get()));
+    }
+
+    /**
+     * A warning when the machine's inter-core round trip (see
+     * {@code io.tickwheel.bench.workloads.InterCore}) was more than twice as long in some of the
+     * two runs' rounds as in others: the host moved the VM's cores meanwhile, and the figures on
+     * either side of that move are not comparable. Empty when the runs did not record it.
+     */
+    static String interCoreWarning(final RunResult ours, final RunResult peer) {
+        double ourMin = ours.num(INTER_CORE + "Min");
+        double ourMax = ours.num(INTER_CORE + "Max");
+        double peerMin = peer.num(INTER_CORE + "Min");
+        double peerMax = peer.num(INTER_CORE + "Max");
+        if (!(ourMin > 0 && ourMax > 0 && peerMin > 0 && peerMax > 0)) {
+            return "";
+        }
+        if (Math.max(ourMax, peerMax) <= INTER_CORE_SAME_STATE * Math.min(ourMin, peerMin)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; NOT COMPARABLE: the inter-core round trip moved between "
+                + "%.0f and %.0f ns (tickwheel %.0f-%.0f, the peer %.0f-%.0f), the host moved the "
+                + "cores: rerun before quoting", Math.min(ourMin, peerMin), Math.max(ourMax, peerMax),
+                ourMin, ourMax, peerMin, peerMax);
     }
 
     /** The peer with the lowest figure; in W3 only peers that never fired early. */

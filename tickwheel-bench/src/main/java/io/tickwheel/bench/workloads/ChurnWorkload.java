@@ -104,6 +104,7 @@ public final class ChurnWorkload implements Workload {
             long heapBefore = measureHeap ? Probes.usedHeapAfterGc() : 0;
             Loops.fill(timer, task, ring);
             Probes.awaitQuietCompiler();
+            double interCore = InterCore.roundTripNanos(InterCore.TRIPS);
             long gcs0 = Probes.gcCount();
             long faults0 = Probes.minorFaults();
             long jit0 = Probes.compilerCpuNanos();
@@ -118,6 +119,8 @@ public final class ChurnWorkload implements Workload {
             long cpu1 = Probes.processCpuNanos();
             stats.add(Probes.gcCount() - gcs0, Probes.minorFaults() - faults0,
                     (double) (Probes.compilerCpuNanos() - jit0) / ops);
+            stats.interCore(interCore);
+            ctx.progress("  inter-core round trip just before the loop %.0f ns", interCore);
             long heapRetained = measureHeap ? Probes.usedHeapAfterGc() - heapBefore : 0;
             return new Round((double) (t1 - t0) / ops, (double) (cpu1 - cpu0) / ops, heapRetained,
                     timer.pending());

@@ -155,6 +155,7 @@ public final class ScheduleWorkload implements Workload {
         try {
             long heapBefore = heapRound ? Probes.usedHeapAfterGc() : 0;
             Probes.awaitQuietCompiler();
+            double interCore = InterCore.roundTripNanos(InterCore.TRIPS);
             long gcs0 = Probes.gcCount();
             long faults0 = Probes.minorFaults();
             long jit0 = Probes.compilerCpuNanos();
@@ -172,8 +173,9 @@ public final class ScheduleWorkload implements Workload {
                 stats.pending = timer.pending();
             } else {
                 stats.add(gcs, faults, jit);
-                ctx.progress("  inside the loop: %d collections, %d page faults, JIT compiler %.1f CPU ns/op",
-                        gcs, faults, jit);
+                stats.interCore(interCore);
+                ctx.progress("  inside the loop: %d collections, %d page faults, JIT compiler %.1f CPU ns/op;"
+                        + " inter-core round trip just before it %.0f ns", gcs, faults, jit, interCore);
             }
             return new double[] {(double) (t1 - t0) / n, (double) (cpu1 - cpu0) / n};
         } finally {
@@ -199,6 +201,8 @@ public final class ScheduleWorkload implements Workload {
         private int rounds;
         private double bytesPerTimeout;
         private long pending;
+        private double interCoreMin = Double.MAX_VALUE;
+        private double interCoreMax;
 
         /**
          * Adds one round's collections, page faults and JIT compiler CPU inside its loop (the
@@ -212,17 +216,36 @@ public final class ScheduleWorkload implements Workload {
             rounds++;
         }
 
+        /**
+         * Adds the inter-core round trip measured just before a round's loop (see {@link InterCore});
+         * a failed measurement (-1) is left out. Only before: just after the loop a timer's worker
+         * may still be busy with what the loop queued (Netty's moves the million timeouts of W1 into
+         * buckets), and the measurement's helper thread would share its core.
+         */
+        void interCore(final double before) {
+            if (before > 0) {
+                interCoreMin = Math.min(interCoreMin, before);
+                interCoreMax = Math.max(interCoreMax, before);
+            }
+        }
+
         void reset() {
             gcs = 0;
             faults = 0;
             jitNsPerOp = 0;
             rounds = 0;
+            interCoreMin = Double.MAX_VALUE;
+            interCoreMax = 0;
         }
 
         void put(final Metrics m) {
             m.put("gcsInLoops", gcs);
             m.put("pageFaultsPerRound", rounds == 0 ? 0 : faults / rounds);
             m.put("jitCpuNsPerOpInLoopMax", jitNsPerOp);
+            if (interCoreMax > 0) {
+                m.put("interCoreRoundTripNsMin", interCoreMin);
+                m.put("interCoreRoundTripNsMax", interCoreMax);
+            }
         }
     }
 

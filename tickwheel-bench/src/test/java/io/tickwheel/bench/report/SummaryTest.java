@@ -152,4 +152,27 @@ class SummaryTest {
 
         assertThat(Summary.of(r)).isEmpty();
     }
+
+    @Test
+    void of_w2_warnsWhenTheInterCoreRoundTripMovedBetweenTheTwoRuns() {
+        Report moved = report("full", List.of("W2"),
+                result("W2", "tickwheel-hier-1ms", "cpuNsPerOp", "73", "interCoreRoundTripNsMin", "305",
+                        "interCoreRoundTripNsMax", "330"),
+                result("W2", "netty41-1ms", "cpuNsPerOp", "63", "interCoreRoundTripNsMin", "66",
+                        "interCoreRoundTripNsMax", "75"));
+        Report steady = report("full", List.of("W2"),
+                result("W2", "tickwheel-hier-1ms", "cpuNsPerOp", "56", "interCoreRoundTripNsMin", "67",
+                        "interCoreRoundTripNsMax", "78"),
+                result("W2", "netty41-1ms", "cpuNsPerOp", "63", "interCoreRoundTripNsMin", "66",
+                        "interCoreRoundTripNsMax", "75"));
+        Report unrecorded = report("full", List.of("W2"),
+                result("W2", "tickwheel-hier-1ms", "cpuNsPerOp", "56"),
+                result("W2", "netty41-1ms", "cpuNsPerOp", "63", "interCoreRoundTripNsMin", "66",
+                        "interCoreRoundTripNsMax", "330"));
+
+        assertThat(Summary.of(moved).get(0).meaning()).contains("NOT COMPARABLE", "between 66 and 330 ns",
+                "tickwheel 305-330", "the peer 66-75");
+        assertThat(Summary.of(steady).get(0).meaning()).doesNotContain("NOT COMPARABLE");
+        assertThat(Summary.of(unrecorded).get(0).meaning()).doesNotContain("NOT COMPARABLE");
+    }
 }

@@ -79,4 +79,15 @@ class ProbesTest {
         assertThat(first).as("field 10 of /proc/self/stat").isPositive();
         assertThat(second).isGreaterThanOrEqualTo(first);
     }
+
+    @Test
+    void interCoreRoundTrip_isMeasuredBetweenTwoCores() throws InterruptedException {
+        double first = InterCore.roundTripNanos(InterCore.TRIPS);
+        double second = InterCore.roundTripNanos(InterCore.TRIPS);
+
+        // A cache line's round trip between two cores: tens to hundreds of nanoseconds on any
+        // machine CI runs on (two cores); -1 would mean the 2 s bound was hit.
+        assertThat(first).isBetween(5.0, 20_000.0);
+        assertThat(second).isBetween(5.0, 20_000.0);
+    }
 }
