@@ -155,7 +155,8 @@ final class Outputs {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("workload", b.workload());
             row.put("bar", b.text());
-            row.put("status", b.met() ? "met" : b.known() ? "missed" : "not measured");
+            row.put("status", !b.known() ? "not measured" : !b.comparable() ? "not comparable"
+                    : b.met() ? "met" : "missed");
             row.put("detail", b.detail());
             barList.add(row);
         }

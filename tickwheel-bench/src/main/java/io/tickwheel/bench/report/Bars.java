@@ -24,10 +24,18 @@ public final class Bars {
      * @param workload the workload id
      * @param text the bar, as BENCH.md words it
      * @param known whether the figures it needs were measured
-     * @param met whether it was met
+     * @param met whether it was met (never when not comparable)
+     * @param comparable false when the two runs met different machine states (see
+     *     {@link Summary#interCoreWarning}), so the run can say nothing about the bar
      * @param detail the figures
      */
-    public record Bar(String workload, String text, boolean known, boolean met, String detail) {
+    public record Bar(String workload, String text, boolean known, boolean met, boolean comparable,
+            String detail) {
+
+        /** How the bar is reported: met, MISSED, or NOT COMPARABLE. */
+        public String status() {
+            return !comparable ? "NOT COMPARABLE" : met ? "met" : "MISSED";
+        }
     }
 
     private Bars() {
@@ -90,13 +98,18 @@ public final class Bars {
             final String base, final double max, final String text) {
         double ratio = r.ratio(w, timer, key, base);
         if (Double.isNaN(ratio)) {
-            return new Bar(w, text, false, false, "not measured in this run");
+            return new Bar(w, text, false, false, true, "not measured in this run");
         }
         double value = r.result(w, timer).map(x -> x.num(key)).orElse(Double.NaN);
         double by = r.result(w, base).map(x -> x.num(key)).orElse(Double.NaN);
-        return new Bar(w, text, true, ratio <= max, String.format(Locale.ROOT,
-                "%s %s vs %s %s = %s x", timer, Fmt.num(value, 3), base, Fmt.num(by, 3),
-                Fmt.ratio(ratio)));
+        String detail = String.format(Locale.ROOT, "%s %s vs %s %s = %s x", timer, Fmt.num(value, 3),
+                base, Fmt.num(by, 3), Fmt.ratio(ratio));
+        String crossed = r.result(w, timer).flatMap(ours -> r.result(w, base)
+                .map(theirs -> Summary.interCoreWarning(ours, theirs))).orElse("");
+        if (!crossed.isEmpty()) {
+            return new Bar(w, text, true, false, false, detail + crossed);
+        }
+        return new Bar(w, text, true, ratio <= max, true, detail);
     }
 
     private static Bar limit(final Report r, final String w, final String key, final String timer,
@@ -104,8 +117,8 @@ public final class Bars {
         double value = r.result(w, timer).filter(RunResult::ok).map(x -> x.num(key))
                 .orElse(Double.NaN);
         if (Double.isNaN(value)) {
-            return new Bar(w, text, false, false, "not measured in this run");
+            return new Bar(w, text, false, false, true, "not measured in this run");
         }
-        return new Bar(w, text, true, value <= max, timer + " " + Fmt.num(value, 3));
+        return new Bar(w, text, true, value <= max, true, timer + " " + Fmt.num(value, 3));
     }
 }

@@ -96,7 +96,7 @@ public final class HtmlReport {
             }
             String cls = b.met() ? "met" : "missed";
             html.append("<tr><td class='").append(cls).append("'>")
-                    .append(b.met() ? "met" : "MISSED").append("</td><td>")
+                    .append(b.status()).append("</td><td>")
                     .append(b.workload()).append("</td><td>").append(Fmt.esc(b.text()))
                     .append("</td><td>").append(Fmt.esc(b.detail())).append("</td></tr>");
         }

@@ -91,7 +91,8 @@ public final class ResultTable {
                 unknown++;
                 continue;
             }
-            out.append(bar.met() ? "  met     " : "  MISSED  ").append(bar.workload()).append(' ')
+            out.append("  ").append(String.format(Locale.ROOT, "%-8s", bar.status()))
+                    .append(bar.workload()).append(' ')
                     .append(bar.text()).append(": ").append(bar.detail()).append('\n');
         }
         if (unknown > 0) {

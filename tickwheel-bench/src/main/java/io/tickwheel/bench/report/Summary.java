@@ -145,7 +145,7 @@ public final class Summary {
      * two runs' rounds as in others: the host moved the VM's cores meanwhile, and the figures on
      * either side of that move are not comparable. Empty when the runs did not record it.
      */
-    static String interCoreWarning(final RunResult ours, final RunResult peer) {
+    public static String interCoreWarning(final RunResult ours, final RunResult peer) {
         double ourMin = ours.num(INTER_CORE + "Min");
         double ourMax = ours.num(INTER_CORE + "Max");
         double peerMin = peer.num(INTER_CORE + "Min");
