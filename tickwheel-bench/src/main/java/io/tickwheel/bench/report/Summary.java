@@ -146,20 +146,19 @@ public final class Summary {
      * either side of that move are not comparable. Empty when the runs did not record it.
      */
     public static String interCoreWarning(final RunResult ours, final RunResult peer) {
-        double ourMin = ours.num(INTER_CORE + "Min");
-        double ourMax = ours.num(INTER_CORE + "Max");
-        double peerMin = peer.num(INTER_CORE + "Min");
-        double peerMax = peer.num(INTER_CORE + "Max");
-        if (!(ourMin > 0 && ourMax > 0 && peerMin > 0 && peerMax > 0)) {
+        double[] our = extremes(ours, INTER_CORE);
+        double[] their = extremes(peer, INTER_CORE);
+        if (our == null || their == null) {
             return "";
         }
-        if (Math.max(ourMax, peerMax) <= INTER_CORE_SAME_STATE * Math.min(ourMin, peerMin)) {
+        double low = Math.min(our[0], their[0]);
+        double high = Math.max(our[1], their[1]);
+        if (high <= INTER_CORE_SAME_STATE * low) {
             return "";
         }
         return String.format(Locale.ROOT, "; NOT COMPARABLE: the inter-core round trip moved between "
                 + "%.0f and %.0f ns (tickwheel %.0f-%.0f, the peer %.0f-%.0f), the host moved the "
-                + "cores: rerun before quoting", Math.min(ourMin, peerMin), Math.max(ourMax, peerMax),
-                ourMin, ourMax, peerMin, peerMax);
+                + "cores: rerun before quoting", low, high, our[0], our[1], their[0], their[1]);
     }
 
     /** The peer with the lowest figure; in W3 only peers that never fired early. */
@@ -184,15 +183,19 @@ public final class Summary {
      * the other way round), when both runs recorded their rounds' extremes.
      */
     private static String spread(final RunResult ours, final RunResult peer, final String key) {
-        double ourMin = ours.num(key + "Min");
-        double ourMax = ours.num(key + "Max");
-        double peerMin = peer.num(key + "Min");
-        double peerMax = peer.num(key + "Max");
-        if (!(ourMin > 0 && ourMax > 0 && peerMin > 0 && peerMax > 0)) {
+        double[] our = extremes(ours, key);
+        double[] their = extremes(peer, key);
+        if (our == null || their == null) {
             return "";
         }
-        return " (rounds " + Fmt.ratio(ourMin / peerMax) + "-" + Fmt.ratio(ourMax / peerMin)
-                + ")";
+        return " (rounds " + Fmt.ratio(our[0] / their[1]) + "-" + Fmt.ratio(our[1] / their[0]) + ")";
+    }
+
+    /** The rounds' smallest and largest {@code key} (its Min and Max metrics), or null when not both recorded. */
+    private static double[] extremes(final RunResult result, final String key) {
+        double min = result.num(key + "Min");
+        double max = result.num(key + "Max");
+        return min > 0 && max > 0 ? new double[] {min, max} : null;
     }
 
     /**
