@@ -44,19 +44,26 @@ class TimerStressTest {
         return Stream.of(
                 arguments("HashedWheelTimer 1 ms x 512", (Function<ThreadFactory, Timer>) factory ->
                         HashedWheelTimer.builder().threadFactory(factory).tickDuration(1, TimeUnit.MILLISECONDS)
-                                .ticksPerWheel(512).slowTaskThreshold(Duration.ZERO).build()),
+                                .ticksPerWheel(512).slowTaskThreshold(Duration.ZERO).build(), false),
                 arguments("HierarchicalWheelTimer 1 ms x 64", (Function<ThreadFactory, Timer>) factory ->
                         HierarchicalWheelTimer.builder().threadFactory(factory).tickDuration(Duration.ofMillis(1))
-                                .slowTaskThreshold(Duration.ZERO).build()));
+                                .slowTaskThreshold(Duration.ZERO).build(), false),
+                // All but one timeout in 256 an hour out: cancels pile up, so purges (which take the
+                // old part of the queue and leave the young) run while producers offer, and between
+                // the full transfers the rare short timeouts make due.
+                arguments("HierarchicalWheelTimer 1 ms x 64, churn of hour-long timeouts",
+                        (Function<ThreadFactory, Timer>) factory -> HierarchicalWheelTimer.builder()
+                                .threadFactory(factory).tickDuration(Duration.ofMillis(1))
+                                .slowTaskThreshold(Duration.ZERO).build(), true));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("timers")
     void scheduleCancelThenStop_fourThreads_everyTimeoutEndsExactlyOnce(final String name,
-            final Function<ThreadFactory, Timer> maker) throws Exception {
+            final Function<ThreadFactory, Timer> maker, final boolean hourLong) throws Exception {
         long seed = Long.getLong("tickwheel.seed", System.nanoTime());
         try (LogCapture log = LogCapture.of("io.tickwheel." + name.substring(0, name.indexOf(' ')))) {
-            Run run = new Run(seed, maker.apply(runnable -> {
+            Run run = new Run(seed, hourLong, maker.apply(runnable -> {
                 Thread thread = new Thread(runnable, "stress-worker");
                 thread.setDaemon(true);
                 return thread;
@@ -143,6 +150,8 @@ class TimerStressTest {
     /** One stress run: the timer, the producers' records, and the worker-confined chain records. */
     static final class Run {
         final long seed;
+        /** Whether all but one timeout in 256 are an hour out. */
+        final boolean hourLong;
         final Timer timer;
         final AtomicLong operations = new AtomicLong();
         final AtomicReferenceArray<Timeout> recent = new AtomicReferenceArray<>(RECENT);
@@ -155,8 +164,9 @@ class TimerStressTest {
         final List<Tracked> refusedByTasks = new ArrayList<>();
         Set<Timeout> stopped = Set.of();
 
-        Run(final long seed, final Timer timer) {
+        Run(final long seed, final boolean hourLong, final Timer timer) {
             this.seed = seed;
+            this.hourLong = hourLong;
             this.timer = timer;
             this.workerRandom = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
         }
@@ -174,7 +184,8 @@ class TimerStressTest {
                     producers.add(pool.submit(() -> produce(random, accepted, refused)));
                 }
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-                while (operations.get() < OPERATIONS && System.nanoTime() - deadline < 0 && problems.isEmpty()) {
+                long target = hourLong ? 5 * OPERATIONS : OPERATIONS;
+                while (operations.get() < target && System.nanoTime() - deadline < 0 && problems.isEmpty()) {
                     Thread.sleep(5);
                 }
                 stopped = timer.stop();
@@ -204,7 +215,12 @@ class TimerStressTest {
                         }
                         task.accepted = true;
                         accepted.add(task);
-                        mine[random.nextInt(mine.length)] = timeout;
+                        int slot = random.nextInt(mine.length);
+                        Timeout replaced = mine[slot];
+                        mine[slot] = timeout;
+                        if (hourLong) {
+                            cancel(replaced); // churn: a new request timeout replaces an old one
+                        }
                         recent.set(random.nextInt(RECENT), timeout);
                     } else if (choice < 98) {
                         cancel(mine[random.nextInt(mine.length)]);
@@ -220,7 +236,10 @@ class TimerStressTest {
             }
         }
 
-        static long delayNanos(final SplittableRandom random) {
+        long delayNanos(final SplittableRandom random) {
+            if (hourLong && random.nextInt(4096) != 0) {
+                return TimeUnit.HOURS.toNanos(1) + random.nextLong(MAX_DELAY_NANOS);
+            }
             return random.nextInt(50) == 0 ? -random.nextLong(MAX_DELAY_NANOS) : random.nextLong(MAX_DELAY_NANOS + 1);
         }
 

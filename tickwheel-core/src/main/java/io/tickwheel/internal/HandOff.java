@@ -31,13 +31,20 @@ import java.util.function.Consumer;
  * second sees the other, so no queued node is slept past, and only a producer with a new
  * earliest deadline can pay for an unpark. The backlog keeps growing while the worker sleeps,
  * and with it the time a transfer takes, so the producer whose offer passes its lane's
- * {@code TRANSFER_AT} wakes it to look again: the worker splits {@link #TRANSFER_BATCH} offers
- * among the lanes that offered since its last look and gives each other lane an even split
- * of it over all lanes, so the backlog grows by less than twice that between looks however
- * many lanes turn busy. Likewise a canceller whose cancel reaches its lane's {@code PURGE_AT}
- * wakes it for a purge, the wanted count split the same way, which bounds the garbage of
- * cancelled nodes, queued or linked, to less than twice what one lane would leave (before the
- * first split each lane may add {@link #PURGE_MIN}).
+ * {@code TRANSFER_AT} wakes it to look again, {@link #TRANSFER_BATCH} offers split among the lanes
+ * by {@link WakeMarks}, so the backlog grows by less than twice that between looks. Likewise a
+ * canceller whose cancel reaches its lane's {@code PURGE_AT} wakes it for a purge, which bounds
+ * the garbage of cancelled nodes, queued or linked (before the first split each lane may add
+ * {@link #PURGE_MIN}).
+ *
+ * <h2>A purge leaves the youngest nodes queued</h2>
+ * Under request-timeout churn the queue's old part is all cancelled and its young part holds the
+ * live timeouts, which their callers will soon cancel. A node the worker read sits in both cores'
+ * caches, so that cancel's CAS must first take the line back: taking the whole queue on every
+ * purge cost the callers about as much as the worker's own pass (W2 churn: about 9 ns per
+ * operation each). So a purge takes only the nodes offered before the previous transfer
+ * ({@link #transfer}), out of the callers' caches by then, and leaves {@code QUEUED_MIN}, still at
+ * most the earliest deadline left, which at worst wakes the worker for a full transfer early.
  *
  * <h2>Counting without a shared counter on the schedule path</h2>
  * pending = scheduled - retired - cancelled, where "scheduled" is the sum of the lanes' producer
@@ -48,11 +55,9 @@ import java.util.function.Consumer;
  * whenever no call is in flight.
  *
  * <p>All deadlines here are elapsed nanoseconds since the timer's origin. Threading: the producer
- * half ({@link #laneOfCaller()}, {@link #offer}, {@link #wakeAfterOffer}, {@link #cancelled},
- * {@link #pending()}) from any thread; the consumer half ({@link #transferDue},
- * {@link #transferTo}, {@link #poll()}, {@link #parking}, {@link #lookAgainLater()}, {@link #awake()},
- * {@link #retired(long)}, {@link #purgeAt(long)}) from the worker thread only, which alone
- * touches the fields marked worker-only. Each cell's access mode is documented.
+ * half (offer, wakeAfterOffer, cancelled, pending and the other counts) from any thread; the
+ * consumer half (from transferDue on) from the worker thread only, which alone touches the
+ * fields marked worker-only. Each cell's access mode is documented.
  */
 final class HandOff {
 
@@ -93,20 +98,20 @@ final class HandOff {
     private final NodeLanes lanes;
     /** Null without a limit, so the common path skips it; with one there is one lane. */
     private final PendingLimit limit;
-    /**
-     * The global cells, then per lane: CANCELLED + lane; TRANSFER_AT (the lane's producer index
-     * whose offer wakes the worker; worker volatile, producers volatile) at transferAt + lane;
-     * PURGE_AT (the lane's cancel count whose cancel wakes the worker; worker volatile,
-     * cancellers volatile) at purgeAt + lane.
-     */
+    /** The global cells, then per lane CANCELLED + lane. */
     private final PaddedLongs cells;
-    private final int transferAt;
-    private final int purgeAt;
-    /** Worker-only: each lane's producer index and cancel count at the worker's last look. */
-    private final long[] producedSeen;
-    private final long[] cancelledSeen;
+    /** TRANSFER_AT: per lane, the producer index whose offer wakes the worker to look again. */
+    private final WakeMarks transferMarks;
+    /** PURGE_AT: per lane, the cancel count whose cancel wakes the worker for a purge. */
+    private final WakeMarks purgeMarks;
+    /** Worker-only: room for one count per lane. */
+    private final long[] counts;
+    /** Worker-only: each lane's producer index after the last transfer. */
+    private final long[] frontier;
     /** Worker-only: the lane a transfer starts with, turning so that no lane waits behind another. */
     private int firstLane;
+    /** Worker-only: whether the last transfer took all of {@link #TRANSFER_BATCH}. */
+    private boolean batchFilled;
 
     /**
      * A hand-off with {@link NodeLanes#defaultCount()} lanes, or one with a pending limit.
@@ -126,20 +131,16 @@ final class HandOff {
     HandOff(final long maxPending, final int laneCount) {
         lanes = new NodeLanes(maxPending > 0 ? 1 : laneCount);
         int count = lanes.count();
-        transferAt = CANCELLED + count;
-        purgeAt = transferAt + count;
-        cells = new PaddedLongs(purgeAt + count);
-        producedSeen = new long[count];
-        cancelledSeen = new long[count];
+        cells = new PaddedLongs(CANCELLED + count);
+        counts = new long[count];
+        frontier = new long[count];
         limit = PendingLimit.of(maxPending, cells, RETIRED, CANCELLED, count);
         cells.setRelease(PARK_DEADLINE, AWAKE);
         cells.setRelease(QUEUED_MIN, NONE);
-        for (int i = 0; i < count; i++) {
-            cells.setRelease(transferAt + i, TRANSFER_BATCH / count - 1);
-            // Until the worker first splits a mark, each lane may cancel PURGE_MIN: one thread's
-            // cancels wake it exactly as with one lane, and threads that share them only wake it later.
-            cells.setRelease(purgeAt + i, PURGE_MIN);
-        }
+        transferMarks = new WakeMarks(count, TRANSFER_BATCH / count - 1);
+        // Until the worker first splits a mark, each lane may cancel PURGE_MIN: one thread's
+        // cancels wake it exactly as with one lane, and threads that share them only wake it later.
+        purgeMarks = new WakeMarks(count, PURGE_MIN);
     }
 
     // ---- producers and cancellers (any thread) ----
@@ -171,7 +172,7 @@ final class HandOff {
                 < cells.getVolatile(PARK_DEADLINE)) {
             return true;
         }
-        return index == cells.getVolatile(transferAt + lane);
+        return transferMarks.reached(lane, index);
     }
 
     /**
@@ -215,27 +216,22 @@ final class HandOff {
      */
     boolean cancelled(final int lane) {
         long count = cells.getAndAdd(CANCELLED + lane, 1) + 1;
-        return count == cells.getVolatile(purgeAt + lane);
+        return purgeMarks.reached(lane, count);
     }
 
-    /** Counts one cancel in {@code lane} by a producer that lost its race with stop(): no purge to wake for. */
+    /** Counts a cancel by a producer that lost its race with stop(): no purge to wake for. */
     void cancelledByRace(final int lane) {
         cells.getAndAdd(CANCELLED + lane, 1);
     }
 
-    /**
-     * Returns scheduled - retired - cancelled; see the class comment.
-     *
-     * @return the pending count
-     */
+    /** Returns scheduled - retired - cancelled; see the class comment. */
     long pending() {
         long retired = cells.getAcquire(RETIRED);
         long cancelled = cancelledCount();
         return scheduledCount() - retired - cancelled;
     }
 
-    /** Retired count so far (acquire); for tests. */
-    long retiredCount() {
+    long retiredCount() { // for tests
         return cells.getAcquire(RETIRED);
     }
 
@@ -264,13 +260,20 @@ final class HandOff {
 
     // ---- the worker ----
 
-    /** Whether the queues must be taken now: their transfer start has come, or a purge is due. */
+    /** Whether the worker must take (some of) the queues now: {@link #queueDue} or {@link #purgeDue}. */
     boolean transferDue(final long elapsedNow) {
-        if (transferStart(cells.getVolatile(QUEUED_MIN), backlog()) <= elapsedNow) {
-            return true;
-        }
+        return queueDue(elapsedNow) || purgeDue();
+    }
+
+    /** Whether the whole queue must be taken now: the transfer start of its earliest node has come. */
+    boolean queueDue(final long elapsedNow) {
+        return transferStart(cells.getVolatile(QUEUED_MIN), backlog()) <= elapsedNow;
+    }
+
+    /** Whether some lane's cancels reached its purge mark. */
+    boolean purgeDue() {
         for (int i = 0; i < lanes.count(); i++) {
-            if (cells.getVolatile(CANCELLED + i) >= cells.getVolatile(purgeAt + i)) {
+            if (purgeMarks.passed(i, cells.getVolatile(CANCELLED + i))) {
                 return true;
             }
         }
@@ -290,19 +293,13 @@ final class HandOff {
      * @return whether the worker may park
      */
     boolean lookAgainLater() {
-        int busy = 0; // bit i: lane i offered since the last look
         for (int i = 0; i < lanes.count(); i++) {
-            long produced = lanes.lane(i).producedCount();
-            if (produced != producedSeen[i]) {
-                busy |= 1 << i;
-                producedSeen[i] = produced;
-            }
+            counts[i] = lanes.lane(i).producedCount();
         }
+        transferMarks.split(counts, TRANSFER_BATCH, -1);
         boolean mayPark = true;
         for (int i = 0; i < lanes.count(); i++) {
-            long at = producedSeen[i] + part(TRANSFER_BATCH, busy, i) - 1;
-            cells.setVolatile(transferAt + i, at);
-            mayPark &= lanes.lane(i).producedCount() <= at;
+            mayPark &= !transferMarks.passed(i, lanes.lane(i).producedCount() - 1);
         }
         return mayPark;
     }
@@ -317,13 +314,37 @@ final class HandOff {
         // Volatile, before the polls: a producer that still saw the old bound has offered before
         // this store, so the polls below reach its node (see the class comment).
         cells.setVolatile(QUEUED_MIN, NONE);
-        long dropped = 0;
-        long budget = TRANSFER_BATCH;
-        for (int i = 0; i < lanes.count() && budget > 0; i++) {
-            NodeQueue lane = lanes.lane(firstLane + i);
+        long dropped = transfer(wheel, due, true, 0);
+        if (batchFilled) {
+            // Producers outpace us: leave the rest for the next pass, so due timeouts still expire
+            // in between, and keep the bound at "due now" (not NONE, which would let us sleep past
+            // a queued node whose producer saw the bound we just cleared).
+            cells.setVolatile(QUEUED_MIN, Long.MIN_VALUE);
+        }
+        return dropped;
+    }
+
+    /**
+     * Moves queued nodes as {@link #transferTo} does: with {@code all}, that is the whole of it;
+     * else it is a purge's transfer, which leaves {@code QUEUED_MIN}, still a bound on what is left
+     * (see the class comment), and takes the nodes offered before the previous transfer, or with
+     * {@code drops} above zero, the oldest nodes left until that many cancelled ones were dropped.
+     *
+     * @return how many cancelled nodes were dropped
+     */
+    long transfer(final TimingWheel wheel, final Consumer<TimeoutNode> due, final boolean all, final long drops) {
+        // Locals, not fields: this object's fields are on every caller's path, and a field written
+        // per node would pull its cache line to the worker's core on every write (W2: +10 ns/op).
+        long taken = 0, dropped = 0;
+        long dropsWanted = all || drops <= 0 ? Long.MAX_VALUE : drops;
+        for (int i = 0; i < lanes.count() && taken < TRANSFER_BATCH; i++) {
+            int at = (firstLane + i) & (lanes.count() - 1);
+            NodeQueue lane = lanes.lane(at);
+            long most = taken + Math.min(TRANSFER_BATCH - taken,
+                    all || drops > 0 ? Long.MAX_VALUE : frontier[at] - lane.consumedCount());
             TimeoutNode node;
-            while (budget > 0 && (node = lane.poll()) != null) {
-                budget--;
+            while (taken < most && dropped < dropsWanted && (node = lane.poll()) != null) {
+                taken++;
                 if (node.isCancelled()) {
                     dropped++;
                 } else if (!wheel.addUnlessDue(node)) {
@@ -331,13 +352,11 @@ final class HandOff {
                 }
             }
         }
-        firstLane++; // lane() masks it
-        if (budget == 0) {
-            // Producers outpace us: leave the rest for the next pass, so due timeouts still expire
-            // in between, and keep the bound at "due now" (not NONE, which would let us sleep past
-            // a queued node whose producer saw the bound we just cleared).
-            cells.setVolatile(QUEUED_MIN, Long.MIN_VALUE);
+        for (int i = 0; i < lanes.count() && drops <= 0; i++) {
+            frontier[i] = lanes.lane(i).producedCount();
         }
+        firstLane++;
+        batchFilled = taken == TRANSFER_BATCH;
         return dropped;
     }
 
@@ -369,32 +388,13 @@ final class HandOff {
         cells.setRelease(RETIRED, retired);
     }
 
-    /**
-     * Sets when cancellers wake the worker for a purge: once the cancel count reaches {@code mark},
-     * what is left of it split among the lanes (see {@link #part}; volatile: pairs with cancelled()).
-     */
+    /** Sets when cancellers wake the worker for a purge: at {@code mark} cancels, split by {@link WakeMarks}. */
     void purgeAt(final long mark) {
-        int busy = 0; // bit i: lane i cancelled since the last call
         long now = 0;
         for (int i = 0; i < lanes.count(); i++) {
-            long count = cells.getVolatile(CANCELLED + i);
-            now += count;
-            if (count != cancelledSeen[i]) {
-                busy |= 1 << i;
-                cancelledSeen[i] = count;
-            }
+            counts[i] = cells.getVolatile(CANCELLED + i);
+            now += counts[i];
         }
-        for (int i = 0; i < lanes.count(); i++) {
-            cells.setVolatile(purgeAt + i, cancelledSeen[i] + part(mark - now, busy, i));
-        }
-    }
-
-    /**
-     * Lane {@code lane}'s part of {@code amount} in a split of a wake-up mark, at least 1: the lanes in
-     * {@code busy} (a bit each) share it, each other lane gets an even split over all lanes.
-     */
-    private long part(final long amount, final int busy, final int lane) {
-        long ways = (busy >>> lane & 1) != 0 ? Integer.bitCount(busy) : lanes.count();
-        return Math.max(1, (amount + ways - 1) / ways);
+        purgeMarks.split(counts, mark - now, 0);
     }
 }

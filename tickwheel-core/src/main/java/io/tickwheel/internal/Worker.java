@@ -130,10 +130,16 @@ final class Worker implements Runnable {
             long now = clock.nanoTime();
             // Before the transfer: it expires the nodes it finds already due.
             timing.passStarted(now);
-            if (handOff.transferDue(now - originNanos)) {
+            boolean queueDue = handOff.queueDue(now - originNanos);
+            if (queueDue || handOff.purgeDue()) {
                 sizeAtReading = wheel.size();
-                droppedHere += handOff.transferTo(wheel, transferExpiry); // leaves no group open
-                purgeIfWorthIt();
+                // Each leaves no group open.
+                if (queueDue) {
+                    droppedHere += handOff.transferTo(wheel, transferExpiry);
+                } else {
+                    droppedHere += handOff.transfer(wheel, transferExpiry, false, 0);
+                }
+                purgeIfWorthIt(queueDue);
                 // A big backlog or a purge can take milliseconds: not the next task's time.
                 timing.resync();
             }
@@ -199,24 +205,37 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Purges when the cancelled nodes still linked are at least as many as the live ones, so a
-     * purge's cost (one pass over the wheel) is paid for by as many cancels: amortized O(1) per
-     * cancel, and garbage stays within max(live, {@link HandOff#PURGE_MIN}) plus what is still queued.
+     * Drops cancelled nodes when there are at least as many as live ones, so that a pass is paid
+     * for by as many cancels: amortized O(1) per cancel, and garbage, queued or linked, stays
+     * within max(live, {@link HandOff#PURGE_MIN}).
+     *
+     * <p>A purge's transfer took the nodes offered before the previous one (see {@link HandOff}'s
+     * "A purge leaves the youngest nodes queued"). If the garbage is still at the bound, younger
+     * nodes are taken, oldest first, until half of it is left, so the next purge is still half the
+     * bound away. The wheel is purged when its own cancelled nodes (at least the garbage not still
+     * queued) are at least as many as its live ones.
+     *
+     * @param queueTaken whether the whole queue was just taken
      */
-    private void purgeIfWorthIt() {
+    private void purgeIfWorthIt(final boolean queueTaken) {
         long cancelled = handOff.cancelledCount();
+        long live = Math.max(0, handOff.pending());
+        long bound = Math.max(HandOff.PURGE_MIN, live);
         long stale = cancelled - droppedHere - wheel.droppedCancelled();
-        long live = wheel.size() - Math.max(0, stale);
-        if (stale >= Math.max(HandOff.PURGE_MIN, live)) {
+        if (!queueTaken && stale >= bound) {
+            droppedHere += handOff.transfer(wheel, transferExpiry, false, stale - bound / 2);
+            stale = cancelled - droppedHere - wheel.droppedCancelled();
+        }
+        long linkedStale = Math.max(0, stale - handOff.backlog());
+        if (linkedStale >= Math.max(HandOff.PURGE_MIN, wheel.size() - linkedStale)) {
             wheel.purgeCancelled();
             stale = cancelled - droppedHere - wheel.droppedCancelled();
-            live = wheel.size();
         }
-        // Each cancel of a linked node moves one from live to stale, so the purge test below
-        // (stale >= max(PURGE_MIN, live)) first holds after max(PURGE_MIN - s, ceil((live - s) / 2))
-        // more cancels, not max(PURGE_MIN, live) - s: waking later lets garbage outgrow live.
-        long linkedStale = Math.max(0, stale);
-        long wanted = Math.max(HandOff.PURGE_MIN - linkedStale, (live - linkedStale + 1) / 2);
+        // Each cancel moves one timeout from live to stale, so the test above (stale >= max(PURGE_MIN,
+        // live)) first holds after max(PURGE_MIN - s, ceil((live - s) / 2)) more cancels, not
+        // max(PURGE_MIN, live) - s: waking later lets garbage outgrow live.
+        long s = Math.max(0, stale);
+        long wanted = Math.max(HandOff.PURGE_MIN - s, (live - s + 1) / 2);
         handOff.purgeAt(cancelled + Math.max(1, wanted));
     }
 

@@ -3,16 +3,23 @@ package io.tickwheel.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.HashedWheelTimer;
+import io.tickwheel.HierarchicalWheelTimer;
 import io.tickwheel.Timeout;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
-/** The purge threshold keeps cancelled-but-linked garbage within max(PURGE_MIN, live). */
+/**
+ * The purge threshold keeps the garbage of cancelled timeouts, queued or linked, within
+ * max(PURGE_MIN, live); a purge leaves young timeouts queued, and one due soon still fires on time.
+ */
 class WorkerGarbageBoundTest {
 
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(1);
@@ -28,11 +35,15 @@ class WorkerGarbageBoundTest {
         return (TimingWheel) f.get(worker);
     }
 
-    private static void awaitSize(final TimingWheel wheel, final long size) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (wheel.size() != size && System.nanoTime() < end) {
-            Thread.sleep(5);
-        }
+    /** Cancelled timeouts the timer still holds: queued or linked, minus the live ones. */
+    private static long garbage(final TimerCore core, final TimingWheel wheel) {
+        return wheel.size() + core.handOff.backlog() - core.pendingTimeouts();
+    }
+
+    private static TimerCore coreOf(final Object timer) throws Exception {
+        Field coreField = timer.getClass().getDeclaredField("core");
+        coreField.setAccessible(true);
+        return (TimerCore) coreField.get(timer);
     }
 
     @Test
@@ -43,22 +54,23 @@ class WorkerGarbageBoundTest {
             t.setDaemon(true);
             return t;
         }, TICK, TimeUnit.NANOSECONDS, 512);
-        Field coreField = HashedWheelTimer.class.getDeclaredField("core");
-        coreField.setAccessible(true);
-        TimerCore core = (TimerCore) coreField.get(timer);
+        TimerCore core = coreOf(timer);
         try {
             int n = (int) HandOff.PURGE_MIN + 10_000;
             List<Timeout> nodes = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 nodes.add(timer.newTimeout(t -> { }, 1, TimeUnit.HOURS));
             }
-            // The PURGE_MIN-th cancel wakes the worker: it takes the queue (drops PURGE_MIN), links the rest.
+            // The PURGE_MIN-th cancel brings the garbage to the bound and wakes the worker, which drops
+            // the oldest queued timeouts until half the bound is left.
             for (int i = 0; i < HandOff.PURGE_MIN; i++) {
                 nodes.get(i).cancel();
             }
             TimingWheel wheel = wheelOf(core);
-            awaitSize(wheel, n - HandOff.PURGE_MIN);
-            assertThat(wheel.size()).isEqualTo(n - HandOff.PURGE_MIN);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(garbage(core, wheel)).as("garbage after the purge the bound woke")
+                            .isLessThanOrEqualTo(HandOff.PURGE_MIN / 2));
+            assertThat(core.pendingTimeouts()).isEqualTo(n - HandOff.PURGE_MIN);
             // Cancel all but one of the linked nodes.
             for (int i = (int) HandOff.PURGE_MIN; i < n - 1; i++) {
                 nodes.get(i).cancel();
@@ -66,9 +78,77 @@ class WorkerGarbageBoundTest {
             long live = 1;
             // The cancel that crosses the purge threshold wakes the worker; give it time to purge.
             Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(wheel.size() - live).as("garbage <= max(PURGE_MIN, live)")
+                    assertThat(garbage(core, wheel)).as("garbage <= max(PURGE_MIN, live)")
                             .isLessThanOrEqualTo(Math.max(HandOff.PURGE_MIN, live)));
             assertThat(core.pendingTimeouts()).isEqualTo(live);
+        } finally {
+            timer.stop();
+        }
+    }
+
+    @Test
+    void churn_garbageStaysBounded_andEveryTimeoutEndsOnce() throws Exception {
+        HierarchicalWheelTimer timer = HierarchicalWheelTimer.builder().build();
+        TimerCore core = coreOf(timer);
+        try {
+            TimingWheel wheel = wheelOf(core);
+            Timeout[] ring = new Timeout[2_000];
+            for (int i = 0; i < ring.length; i++) {
+                ring[i] = timer.newTimeout(t -> { }, 1, TimeUnit.HOURS);
+            }
+            long bound = Math.max(HandOff.PURGE_MIN, ring.length);
+            long peak = 0;
+            int slot = 0;
+            for (int op = 0; op < 600_000; op++) {
+                Timeout fresh = timer.newTimeout(t -> { }, 1, TimeUnit.HOURS);
+                assertThat(ring[slot].cancel()).isTrue();
+                ring[slot] = fresh;
+                slot = (slot + 1) % ring.length;
+                if (op % 5_000 == 0) {
+                    peak = Math.max(peak, garbage(core, wheel));
+                }
+            }
+            // The worker answers a wake-up while the caller runs on, so the garbage may overshoot the
+            // bound by what the caller cancels meanwhile; without purges it would reach 598,000.
+            assertThat(peak).as("peak garbage sampled during the churn").isLessThanOrEqualTo(3 * bound);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(garbage(core, wheel)).isLessThanOrEqualTo(bound));
+            assertThat(core.pendingTimeouts()).isEqualTo(ring.length);
+            Set<Timeout> returned = timer.stop();
+            assertThat(returned).containsExactlyInAnyOrder(ring);
+        } finally {
+            timer.stop();
+        }
+    }
+
+    @Test
+    void aYoungTimeoutDueSoon_leftQueuedByAPurge_firesOnTime() throws Exception {
+        HierarchicalWheelTimer timer = HierarchicalWheelTimer.builder().build();
+        try {
+            List<Timeout> far = new ArrayList<>();
+            for (int i = 0; i < HandOff.PURGE_MIN; i++) {
+                far.add(timer.newTimeout(t -> { }, 1, TimeUnit.HOURS));
+            }
+            AtomicInteger fires = new AtomicInteger();
+            AtomicLong firedAt = new AtomicLong();
+            long delay = TimeUnit.MILLISECONDS.toNanos(300);
+            long scheduledAt = System.nanoTime();
+            timer.newTimeout(t -> {
+                firedAt.set(System.nanoTime());
+                fires.incrementAndGet();
+            }, delay, TimeUnit.NANOSECONDS);
+            // The last of these cancels wakes the worker for a purge, which drops the oldest far
+            // timeouts and leaves the youngest queued, the short one among them.
+            for (Timeout timeout : far) {
+                timeout.cancel();
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> fires.get() == 1);
+            long late = firedAt.get() - (scheduledAt + delay);
+            assertThat(late).as("never early").isGreaterThanOrEqualTo(0);
+            assertThat(late).as("lateness").isLessThan(TimeUnit.SECONDS.toNanos(1));
+            Thread.sleep(50);
+            assertThat(fires.get()).as("fired once").isEqualTo(1);
+            assertThat(timer.pendingTimeouts()).isZero();
         } finally {
             timer.stop();
         }

@@ -82,6 +82,63 @@ public final class LaneHandOff {
     }
 
     /**
+     * Hazard: a purge's transfer and a producer's early node. A purge takes only old nodes (and,
+     * asked for drops, young ones oldest first) and, unlike a full transfer, leaves the
+     * earliest-queued bound alone. Lane 1 holds a node due at 6 that is old (a transfer came after
+     * it), so the bound is 6. The worker runs a purge's transfers (old nodes, then young ones until
+     * two drops, which none of these nodes gives) and decides to park until 1000, while a producer
+     * offers a node due at 5 into lane 2. If a purge's transfer cleared the bound, or raised it, the
+     * worker could park to 1000 with the producer's node queued and no producer waking it.
+     *
+     * <p>Result: r1 = the worker's transfers took the producer's node (1/0); r2 = the worker will
+     * wake by a queued node's transfer start (1) or sleeps to its own deadline (0); r3 = the
+     * producer wakes the worker (1/0).
+     */
+    @JCStressTest
+    @Outcome(id = {"1, 0, 0", "1, 0, 1", "1, 1, 0", "1, 1, 1", "0, 1, 0", "0, 1, 1", "0, 0, 1"},
+            expect = ACCEPTABLE, desc = "the worker took the node, saw it queued, or is woken")
+    @Outcome(id = "0, 0, 0", expect = FORBIDDEN, desc = "lost wake-up: the worker sleeps past the queued node")
+    @State
+    public static class OfferVsPurgeTransferAndPark {
+        private static final long FAR = 1000;
+        private final HandOff handOff = new HandOff(0, 4);
+        private final TimingWheel wheel = new HashedWheel(0, 1, 8);
+        private final TimeoutNode offered = node(5);
+
+        /** Queues a node due at 6 in lane 1 and makes it old with a purge's transfer. */
+        public OfferVsPurgeTransferAndPark() {
+            long index = handOff.offer(1, node(6));
+            handOff.wakeAfterOffer(1, index, 6);
+            handOff.transfer(wheel, node -> { }, false, 0);
+        }
+
+        /**
+         * Offers a node due at 5 into lane 2.
+         *
+         * @param r the result
+         */
+        @Actor
+        public void producer(final III_Result r) {
+            long index = handOff.offer(2, offered);
+            r.r3 = handOff.wakeAfterOffer(2, index, 5) ? 1 : 0;
+        }
+
+        /**
+         * A purge's transfers, then parks (in decision only) until {@value #FAR}.
+         *
+         * @param r the result
+         */
+        @Actor
+        public void worker(final III_Result r) {
+            boolean[] due = new boolean[1];
+            handOff.transfer(wheel, node -> due[0] |= node == offered, false, 0);
+            handOff.transfer(wheel, node -> due[0] |= node == offered, false, 2);
+            r.r1 = due[0] || wheel.size() == 2 ? 1 : 0;
+            r.r2 = handOff.parking(FAR) < FAR ? 1 : 0;
+        }
+    }
+
+    /**
      * Hazard: the lost purge wake-up in one lane. Lane 1 has counted 5 cancels, which the worker
      * has seen. The worker sets the marks for a purge at 6 cancels in all (lane 1's mark becomes
      * 6, or 7 if it already sees the sixth cancel) and, before parking, checks whether any lane's
