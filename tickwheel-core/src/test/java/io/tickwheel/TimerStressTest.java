@@ -48,7 +48,7 @@ class TimerStressTest {
                 arguments("HierarchicalWheelTimer 1 ms x 64", (Function<ThreadFactory, Timer>) factory ->
                         HierarchicalWheelTimer.builder().threadFactory(factory).tickDuration(Duration.ofMillis(1))
                                 .slowTaskThreshold(Duration.ZERO).build(), false),
-                // All but one timeout in 256 an hour out: cancels pile up, so purges (which take the
+                // All but one timeout in 4,096 an hour out: cancels pile up, so purges (which take the
                 // old part of the queue and leave the young) run while producers offer, and between
                 // the full transfers the rare short timeouts make due.
                 arguments("HierarchicalWheelTimer 1 ms x 64, churn of hour-long timeouts",
@@ -150,7 +150,7 @@ class TimerStressTest {
     /** One stress run: the timer, the producers' records, and the worker-confined chain records. */
     static final class Run {
         final long seed;
-        /** Whether all but one timeout in 256 are an hour out. */
+        /** Whether all but one timeout in 4,096 are an hour out. */
         final boolean hourLong;
         final Timer timer;
         final AtomicLong operations = new AtomicLong();

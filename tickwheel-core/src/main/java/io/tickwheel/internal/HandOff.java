@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * instead of a link and an unlink; a far-future node linked now would only be touched again
  * later. So the worker takes the queues when their earliest deadline comes due, or earlier by the
  * time the backlog takes to move ({@link #transferStart}: a long backlog must be moving before
- * the node it holds is due), or before a purge. To know the earliest deadline, producers keep
+ * the node it holds is due), or, in part, for a purge. To know the earliest deadline, producers keep
  * {@code QUEUED_MIN}: after its offer, a producer lowers it by CAS if its own deadline is
  * earlier, and only then loads {@code PARK_DEADLINE} (volatile), waking the worker if it parks
  * past that node's transfer start. The worker stores its park deadline (volatile), then loads
@@ -41,10 +41,10 @@ import java.util.function.Consumer;
  * Under request-timeout churn the queue's old part is all cancelled and its young part holds the
  * live timeouts, which their callers will soon cancel. A node the worker read sits in both cores'
  * caches, so that cancel's CAS must first take the line back: taking the whole queue on every
- * purge cost the callers about as much as the worker's own pass (W2 churn: about 9 ns per
- * operation each). So a purge takes only the nodes offered before the previous transfer
- * ({@link #transfer}), out of the callers' caches by then, and leaves {@code QUEUED_MIN}, still at
- * most the earliest deadline left, which at worst wakes the worker for a full transfer early.
+ * purge cost the callers about as much as the worker's own pass (W2: ~9 ns per operation each).
+ * So a purge first takes only the nodes offered before the previous transfer ({@link #transfer}),
+ * and younger ones only while the garbage is still at its bound (see {@code Worker}); it leaves
+ * {@code QUEUED_MIN}, at most the earliest deadline left, which at worst wakes the worker early.
  *
  * <h2>Counting without a shared counter on the schedule path</h2>
  * pending = scheduled - retired - cancelled, where "scheduled" is the sum of the lanes' producer
@@ -104,9 +104,8 @@ final class HandOff {
     private final WakeMarks transferMarks;
     /** PURGE_AT: per lane, the cancel count whose cancel wakes the worker for a purge. */
     private final WakeMarks purgeMarks;
-    /** Worker-only: room for one count per lane. */
-    private final long[] counts;
-    /** Worker-only: each lane's producer index after the last transfer. */
+    private final long[] counts; // worker-only: room for one count per lane
+    /** Worker-only: each lane's producer index after the last transfer that was not counting drops. */
     private final long[] frontier;
     /** Worker-only: the lane a transfer starts with, turning so that no lane waits behind another. */
     private int firstLane;
@@ -328,7 +327,8 @@ final class HandOff {
      * Moves queued nodes as {@link #transferTo} does: with {@code all}, that is the whole of it;
      * else it is a purge's transfer, which leaves {@code QUEUED_MIN}, still a bound on what is left
      * (see the class comment), and takes the nodes offered before the previous transfer, or with
-     * {@code drops} above zero, the oldest nodes left until that many cancelled ones were dropped.
+     * {@code drops} above zero, nodes lane by lane (each lane's oldest first) until that many
+     * cancelled ones were dropped. Each call takes at most {@link #TRANSFER_BATCH}.
      *
      * @return how many cancelled nodes were dropped
      */

@@ -7,13 +7,13 @@ import java.lang.invoke.VarHandle;
  * A few {@code long} cells, each 128 bytes from the next and from the array's ends, so that a
  * thread writing one cell does not invalidate the cache line another thread reads a neighbour
  * from. Array elements are laid out in index order, unlike fields, so the spacing is guaranteed
- * without padding classes.
+ * without padding classes. Not final only so that {@link WakeMarks} can be its cells itself.
  *
  * <p>Accessors are named after the JDK access mode they use; callers document the pairing.
  *
  * <p>Threading: thread-safe per cell, with the ordering of the accessor used.
  */
-final class PaddedLongs {
+class PaddedLongs {
 
     /** 16 longs = 128 bytes: two cache lines, because adjacent-line prefetch pairs them. */
     private static final int SPACING = 16;
@@ -29,31 +29,31 @@ final class PaddedLongs {
         return (cell + 1) * SPACING;
     }
 
-    long getPlain(final int cell) {
+    final long getPlain(final int cell) {
         return cells[at(cell)];
     }
 
-    long getAcquire(final int cell) {
+    final long getAcquire(final int cell) {
         return (long) CELLS.getAcquire(cells, at(cell));
     }
 
-    long getVolatile(final int cell) {
+    final long getVolatile(final int cell) {
         return (long) CELLS.getVolatile(cells, at(cell));
     }
 
-    void setRelease(final int cell, final long value) {
+    final void setRelease(final int cell, final long value) {
         CELLS.setRelease(cells, at(cell), value);
     }
 
-    void setVolatile(final int cell, final long value) {
+    final void setVolatile(final int cell, final long value) {
         CELLS.setVolatile(cells, at(cell), value);
     }
 
-    long compareAndExchange(final int cell, final long expected, final long value) {
+    final long compareAndExchange(final int cell, final long expected, final long value) {
         return (long) CELLS.compareAndExchange(cells, at(cell), expected, value);
     }
 
-    long getAndAdd(final int cell, final long delta) {
+    final long getAndAdd(final int cell, final long delta) {
         return (long) CELLS.getAndAdd(cells, at(cell), delta);
     }
 }

@@ -1,8 +1,9 @@
 package io.tickwheel.internal;
 
 /**
- * One wake-up mark per lane: the count (of a lane's offers, or of its cancels) whose producer or
- * canceller wakes the sleeping worker. The worker {@link #split splits} what it wants to let pass
+ * One wake-up mark per lane, each in its own padded cell (a subclass rather than a field, so a
+ * caller's check loads one object less): the count (of a lane's offers, or of its cancels) whose
+ * producer or canceller wakes the sleeping worker. The worker {@link #split splits} what it wants to let pass
  * among the lanes: those whose count moved since its last split share it, and every other lane
  * gets an even split over all lanes, so less than twice the wanted amount passes before some lane
  * wakes it, however many lanes turn busy (see {@link HandOff}'s "Waking the worker").
@@ -11,9 +12,8 @@ package io.tickwheel.internal;
  * pairs with the volatile stores of {@link #split}, which only the worker calls; {@code seen} is
  * worker-only.
  */
-final class WakeMarks {
+final class WakeMarks extends PaddedLongs {
 
-    private final PaddedLongs marks;
     /** Worker-only: each lane's count at the last split. */
     private final long[] seen;
 
@@ -24,21 +24,21 @@ final class WakeMarks {
      * @param initial every lane's first mark
      */
     WakeMarks(final int lanes, final long initial) {
-        marks = new PaddedLongs(lanes);
+        super(lanes);
         seen = new long[lanes];
         for (int i = 0; i < lanes; i++) {
-            marks.setRelease(i, initial);
+            setRelease(i, initial);
         }
     }
 
     /** Whether {@code count} is exactly {@code lane}'s mark: its one owner wakes the worker. */
     boolean reached(final int lane, final long count) {
-        return count == marks.getVolatile(lane);
+        return count == getVolatile(lane);
     }
 
     /** Whether {@code count} is at or past {@code lane}'s mark. */
     boolean passed(final int lane, final long count) {
-        return count >= marks.getVolatile(lane);
+        return count >= getVolatile(lane);
     }
 
     /**
@@ -60,7 +60,7 @@ final class WakeMarks {
         for (int i = 0; i < seen.length; i++) {
             long ways = (busy >>> i & 1) != 0 ? Integer.bitCount(busy) : seen.length;
             long part = Math.max(1, (amount + ways - 1) / ways);
-            marks.setVolatile(i, seen[i] + part + offset);
+            setVolatile(i, seen[i] + part + offset);
         }
     }
 }

@@ -211,9 +211,11 @@ final class Worker implements Runnable {
      *
      * <p>A purge's transfer took the nodes offered before the previous one (see {@link HandOff}'s
      * "A purge leaves the youngest nodes queued"). If the garbage is still at the bound, younger
-     * nodes are taken, oldest first, until half of it is left, so the next purge is still half the
-     * bound away. The wheel is purged when its own cancelled nodes (at least the garbage not still
-     * queued) are at least as many as its live ones.
+     * nodes are taken (lane by lane, each lane's oldest first) until half of it is left, so the
+     * next purge is still half the bound away. The wheel is purged when the garbage is still at
+     * the bound after that (the rest of it is linked), or when its own cancelled nodes are at
+     * least as many as its live ones; {@code stale - backlog} can only undercount those, since
+     * some queued nodes are live.
      *
      * @param queueTaken whether the whole queue was just taken
      */
@@ -227,12 +229,12 @@ final class Worker implements Runnable {
             stale = cancelled - droppedHere - wheel.droppedCancelled();
         }
         long linkedStale = Math.max(0, stale - handOff.backlog());
-        if (linkedStale >= Math.max(HandOff.PURGE_MIN, wheel.size() - linkedStale)) {
+        if (stale >= bound || linkedStale >= Math.max(HandOff.PURGE_MIN, wheel.size() - linkedStale)) {
             wheel.purgeCancelled();
             stale = cancelled - droppedHere - wheel.droppedCancelled();
         }
-        // Each cancel moves one timeout from live to stale, so the test above (stale >= max(PURGE_MIN,
-        // live)) first holds after max(PURGE_MIN - s, ceil((live - s) / 2)) more cancels, not
+        // Each cancel moves one timeout from live to stale, so the bound (stale >= max(PURGE_MIN,
+        // live)) is reached after max(PURGE_MIN - s, ceil((live - s) / 2)) more cancels, not
         // max(PURGE_MIN, live) - s: waking later lets garbage outgrow live.
         long s = Math.max(0, stale);
         long wanted = Math.max(HandOff.PURGE_MIN - s, (live - s + 1) / 2);

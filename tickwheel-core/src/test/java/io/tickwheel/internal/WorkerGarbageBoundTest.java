@@ -71,12 +71,16 @@ class WorkerGarbageBoundTest {
                     assertThat(garbage(core, wheel)).as("garbage after the purge the bound woke")
                             .isLessThanOrEqualTo(HandOff.PURGE_MIN / 2));
             assertThat(core.pendingTimeouts()).isEqualTo(n - HandOff.PURGE_MIN);
-            // Cancel all but one of the linked nodes.
-            for (int i = (int) HandOff.PURGE_MIN; i < n - 1; i++) {
+            // Twice PURGE_MIN more, then cancel all but one of the pending: without further purges
+            // the garbage would reach about 2.6 x PURGE_MIN.
+            for (int i = 0; i < 2 * HandOff.PURGE_MIN; i++) {
+                nodes.add(timer.newTimeout(t -> { }, 1, TimeUnit.HOURS));
+            }
+            for (int i = (int) HandOff.PURGE_MIN; i < nodes.size() - 1; i++) {
                 nodes.get(i).cancel();
             }
             long live = 1;
-            // The cancel that crosses the purge threshold wakes the worker; give it time to purge.
+            // The cancels that reach the next purge marks wake the worker; give it time to purge.
             Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(garbage(core, wheel)).as("garbage <= max(PURGE_MIN, live)")
                             .isLessThanOrEqualTo(Math.max(HandOff.PURGE_MIN, live)));

@@ -82,15 +82,17 @@ public final class LaneHandOff {
     }
 
     /**
-     * Hazard: a purge's transfer and a producer's early node. A purge takes only old nodes (and,
-     * asked for drops, young ones oldest first) and, unlike a full transfer, leaves the
+     * Hazard: a purge's transfer and a producer's early node. A purge's transfer takes only the
+     * nodes offered before the previous transfer and, unlike a full transfer, leaves the
      * earliest-queued bound alone. Lane 1 holds a node due at 6 that is old (a transfer came after
-     * it), so the bound is 6. The worker runs a purge's transfers (old nodes, then young ones until
-     * two drops, which none of these nodes gives) and decides to park until 1000, while a producer
-     * offers a node due at 5 into lane 2. If a purge's transfer cleared the bound, or raised it, the
-     * worker could park to 1000 with the producer's node queued and no producer waking it.
+     * it), so the bound is 6. The worker runs a purge's transfer, which takes that node and leaves
+     * lane 2 (nothing there is old), and decides to park until 1000, while a producer offers a node
+     * due at 5 into lane 2; the producer sees the worker awake and does not wake it. If the purge's
+     * transfer reset the bound as a full transfer does, the producer's lowering could land before
+     * the reset and the worker would park to 1000 with the node queued: outcome 0, 0, 0. With the
+     * bound left alone, r2 is always 1.
      *
-     * <p>Result: r1 = the worker's transfers took the producer's node (1/0); r2 = the worker will
+     * <p>Result: r1 = the worker's transfer took the producer's node (1/0); r2 = the worker will
      * wake by a queued node's transfer start (1) or sleeps to its own deadline (0); r3 = the
      * producer wakes the worker (1/0).
      */
@@ -124,7 +126,7 @@ public final class LaneHandOff {
         }
 
         /**
-         * A purge's transfers, then parks (in decision only) until {@value #FAR}.
+         * A purge's transfer, then parks (in decision only) until {@value #FAR}.
          *
          * @param r the result
          */
@@ -132,7 +134,6 @@ public final class LaneHandOff {
         public void worker(final III_Result r) {
             boolean[] due = new boolean[1];
             handOff.transfer(wheel, node -> due[0] |= node == offered, false, 0);
-            handOff.transfer(wheel, node -> due[0] |= node == offered, false, 2);
             r.r1 = due[0] || wheel.size() == 2 ? 1 : 0;
             r.r2 = handOff.parking(FAR) < FAR ? 1 : 0;
         }
