@@ -42,7 +42,7 @@ import java.util.function.Consumer;
  * live timeouts, which their callers will soon cancel. A node the worker read sits in both cores'
  * caches, so that cancel's CAS must first take the line back: taking the whole queue on every
  * purge cost the callers about as much as the worker's own pass (W2: ~9 ns per operation each).
- * So a purge first takes only the nodes offered before the previous transfer ({@link #transfer}),
+ * So a purge first takes only the nodes offered before the previous transfer ({@link #transferOld}),
  * and younger ones only while the garbage is still at its bound (see {@code Worker}); it leaves
  * {@code QUEUED_MIN}, at most the earliest deadline left, which at worst wakes the worker early.
  *
@@ -98,25 +98,18 @@ final class HandOff {
     private final NodeLanes lanes;
     /** Null without a limit, so the common path skips it; with one there is one lane. */
     private final PendingLimit limit;
-    /** The global cells, then per lane CANCELLED + lane. */
-    private final PaddedLongs cells;
+    private final PaddedLongs cells; // the global cells, then per lane CANCELLED + lane
     /** TRANSFER_AT: per lane, the producer index whose offer wakes the worker to look again. */
     private final WakeMarks transferMarks;
     /** PURGE_AT: per lane, the cancel count whose cancel wakes the worker for a purge. */
     private final WakeMarks purgeMarks;
     private final long[] counts; // worker-only: room for one count per lane
-    /** Worker-only: each lane's producer index after the last transfer that was not counting drops. */
-    private final long[] frontier;
+    private final long[] frontier; // worker-only: each lane's producer index after a move not limited by drops
     /** Worker-only: the lane a transfer starts with, turning so that no lane waits behind another. */
     private int firstLane;
-    /** Worker-only: whether the last transfer took all of {@link #TRANSFER_BATCH}. */
-    private boolean batchFilled;
+    private boolean batchFilled; // worker-only: whether the last transfer took all of TRANSFER_BATCH
 
-    /**
-     * A hand-off with {@link NodeLanes#defaultCount()} lanes, or one with a pending limit.
-     *
-     * @param maxPending the most pending timeouts, or 0 or less for none
-     */
+    /** A hand-off with {@link NodeLanes#defaultCount()} lanes, or one with a pending limit ({@code maxPending} > 0). */
     HandOff(final long maxPending) {
         this(maxPending, NodeLanes.defaultCount());
     }
@@ -259,7 +252,7 @@ final class HandOff {
 
     // ---- the worker ----
 
-    /** Whether the worker must take (some of) the queues now: {@link #queueDue} or {@link #purgeDue}. */
+    /** Whether the worker must take (some of) the queues now. */
     boolean transferDue(final long elapsedNow) {
         return queueDue(elapsedNow) || purgeDue();
     }
@@ -288,8 +281,6 @@ final class HandOff {
      * Sets each lane's offer that wakes a sleeping worker to look at the backlog again, its share
      * of {@link #TRANSFER_BATCH} offers from now (volatile store; see the class comment), then
      * loads the lane's producer index (volatile): if producers got there first, it must not sleep.
-     *
-     * @return whether the worker may park
      */
     boolean lookAgainLater() {
         for (int i = 0; i < lanes.count(); i++) {
@@ -298,7 +289,7 @@ final class HandOff {
         transferMarks.split(counts, TRANSFER_BATCH, -1);
         boolean mayPark = true;
         for (int i = 0; i < lanes.count(); i++) {
-            mayPark &= !transferMarks.passed(i, lanes.lane(i).producedCount() - 1);
+            mayPark &= lanes.lane(i).producedCount() <= transferMarks.mark(i);
         }
         return mayPark;
     }
@@ -313,7 +304,7 @@ final class HandOff {
         // Volatile, before the polls: a producer that still saw the old bound has offered before
         // this store, so the polls below reach its node (see the class comment).
         cells.setVolatile(QUEUED_MIN, NONE);
-        long dropped = transfer(wheel, due, true, 0);
+        long dropped = move(wheel, due, false, Long.MAX_VALUE);
         if (batchFilled) {
             // Producers outpace us: leave the rest for the next pass, so due timeouts still expire
             // in between, and keep the bound at "due now" (not NONE, which would let us sleep past
@@ -323,27 +314,36 @@ final class HandOff {
         return dropped;
     }
 
+    /** A purge's first transfer: {@link #transferTo} for the nodes offered before the previous one only. */
+    long transferOld(final TimingWheel wheel, final Consumer<TimeoutNode> due) {
+        return move(wheel, due, true, Long.MAX_VALUE);
+    }
+
+    /** A purge's further transfer: {@link #transferTo} until {@code drops} cancelled nodes were dropped. */
+    long transferUntilDropped(final TimingWheel wheel, final Consumer<TimeoutNode> due, final long drops) {
+        return move(wheel, due, false, drops);
+    }
+
     /**
-     * Moves queued nodes as {@link #transferTo} does: with {@code all}, that is the whole of it;
-     * else it is a purge's transfer, which leaves {@code QUEUED_MIN}, still a bound on what is left
-     * (see the class comment), and takes the nodes offered before the previous transfer, or with
-     * {@code drops} above zero, nodes lane by lane (each lane's oldest first) until that many
-     * cancelled ones were dropped. Each call takes at most {@link #TRANSFER_BATCH}.
+     * Moves at most {@link #TRANSFER_BATCH} nodes, lane by lane, each lane's oldest first, until
+     * {@code drops} cancelled ones were dropped; with {@code oldOnly}, only those before each lane's
+     * frontier, which a move with no limit on drops sets to the lane's end. Only {@link #transferTo}
+     * touches {@code QUEUED_MIN}: left alone, it stays a bound on what is left (see the class comment).
      *
      * @return how many cancelled nodes were dropped
      */
-    long transfer(final TimingWheel wheel, final Consumer<TimeoutNode> due, final boolean all, final long drops) {
+    private long move(final TimingWheel wheel, final Consumer<TimeoutNode> due, final boolean oldOnly,
+            final long drops) {
         // Locals, not fields: this object's fields are on every caller's path, and a field written
         // per node would pull its cache line to the worker's core on every write (W2: +10 ns/op).
         long taken = 0, dropped = 0;
-        long dropsWanted = all || drops <= 0 ? Long.MAX_VALUE : drops;
         for (int i = 0; i < lanes.count() && taken < TRANSFER_BATCH; i++) {
             int at = (firstLane + i) & (lanes.count() - 1);
             NodeQueue lane = lanes.lane(at);
             long most = taken + Math.min(TRANSFER_BATCH - taken,
-                    all || drops > 0 ? Long.MAX_VALUE : frontier[at] - lane.consumedCount());
+                    oldOnly ? frontier[at] - lane.consumedCount() : Long.MAX_VALUE);
             TimeoutNode node;
-            while (taken < most && dropped < dropsWanted && (node = lane.poll()) != null) {
+            while (taken < most && dropped < drops && (node = lane.poll()) != null) {
                 taken++;
                 if (node.isCancelled()) {
                     dropped++;
@@ -352,7 +352,7 @@ final class HandOff {
                 }
             }
         }
-        for (int i = 0; i < lanes.count() && drops <= 0; i++) {
+        for (int i = 0; i < lanes.count() && drops == Long.MAX_VALUE; i++) {
             frontier[i] = lanes.lane(i).producedCount();
         }
         firstLane++;

@@ -36,6 +36,11 @@ final class WakeMarks extends PaddedLongs {
         return count == getVolatile(lane);
     }
 
+    /** {@code lane}'s mark (volatile). */
+    long mark(final int lane) {
+        return getVolatile(lane);
+    }
+
     /** Whether {@code count} is at or past {@code lane}'s mark. */
     boolean passed(final int lane, final long count) {
         return count >= getVolatile(lane);

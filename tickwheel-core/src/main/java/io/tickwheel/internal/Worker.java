@@ -137,7 +137,7 @@ final class Worker implements Runnable {
                 if (queueDue) {
                     droppedHere += handOff.transferTo(wheel, transferExpiry);
                 } else {
-                    droppedHere += handOff.transfer(wheel, transferExpiry, false, 0);
+                    droppedHere += handOff.transferOld(wheel, transferExpiry);
                 }
                 purgeIfWorthIt(queueDue);
                 // A big backlog or a purge can take milliseconds: not the next task's time.
@@ -221,17 +221,17 @@ final class Worker implements Runnable {
      */
     private void purgeIfWorthIt(final boolean queueTaken) {
         long cancelled = handOff.cancelledCount();
-        long live = Math.max(0, handOff.pending());
+        long live = handOff.pending(); // never negative (see HandOff)
         long bound = Math.max(HandOff.PURGE_MIN, live);
-        long stale = cancelled - droppedHere - wheel.droppedCancelled();
+        long stale = stale(cancelled);
         if (!queueTaken && stale >= bound) {
-            droppedHere += handOff.transfer(wheel, transferExpiry, false, stale - bound / 2);
-            stale = cancelled - droppedHere - wheel.droppedCancelled();
+            droppedHere += handOff.transferUntilDropped(wheel, transferExpiry, stale - bound / 2);
+            stale = stale(cancelled);
         }
         long linkedStale = Math.max(0, stale - handOff.backlog());
         if (stale >= bound || linkedStale >= Math.max(HandOff.PURGE_MIN, wheel.size() - linkedStale)) {
             wheel.purgeCancelled();
-            stale = cancelled - droppedHere - wheel.droppedCancelled();
+            stale = stale(cancelled);
         }
         // Each cancel moves one timeout from live to stale, so the bound (stale >= max(PURGE_MIN,
         // live)) is reached after max(PURGE_MIN - s, ceil((live - s) / 2)) more cancels, not
@@ -239,6 +239,11 @@ final class Worker implements Runnable {
         long s = Math.max(0, stale);
         long wanted = Math.max(HandOff.PURGE_MIN - s, (live - s + 1) / 2);
         handOff.purgeAt(cancelled + Math.max(1, wanted));
+    }
+
+    /** Cancelled timeouts not yet dropped, queued or linked, of the {@code cancelled} counted. */
+    private long stale(final long cancelled) {
+        return cancelled - droppedHere - wheel.droppedCancelled();
     }
 
     private void park(final long nowNanos) {

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A purge's transfer ({@link HandOff#transfer} without {@code all}) takes only the nodes offered
+ * A purge's transfers ({@link HandOff#transferOld}, {@link HandOff#transferUntilDropped}) take only the nodes offered
  * before the previous transfer, or with a count of drops the oldest nodes until that many
  * cancelled ones were dropped, and leaves the queued-deadline bound alone, so a young node that
  * is due soon still makes the queue due.
@@ -44,14 +44,14 @@ class HandOffPurgeTransferTest {
         offer(handOff, 1, cancelled(FAR));
         offer(handOff, 1, node(FAR));
 
-        assertThat(handOff.transfer(wheel, due::add, false, 0)).as("nothing was offered before a transfer").isZero();
+        assertThat(handOff.transferOld(wheel, due::add)).as("nothing was offered before a transfer").isZero();
         assertThat(handOff.backlog()).isEqualTo(5);
         assertThat(wheel.size()).isZero();
 
         TimeoutNode young = node(SOON);
         offer(handOff, 0, young);
         offer(handOff, 1, cancelled(FAR));
-        assertThat(handOff.transfer(wheel, due::add, false, 0)).as("the three old cancelled nodes").isEqualTo(3);
+        assertThat(handOff.transferOld(wheel, due::add)).as("the three old cancelled nodes").isEqualTo(3);
         assertThat(wheel.size()).as("the two old live nodes").isEqualTo(2);
         assertThat(handOff.backlog()).as("the young ones stay queued").isEqualTo(2);
         assertThat(handOff.queueDue(SOON - 1)).isFalse();
@@ -59,7 +59,7 @@ class HandOffPurgeTransferTest {
         assertThat(handOff.parking(FAR)).as("and the worker does not sleep past it").isEqualTo(SOON);
         handOff.awake();
 
-        assertThat(handOff.transfer(wheel, due::add, false, 1)).as("young ones, oldest first, until one drop")
+        assertThat(handOff.transferUntilDropped(wheel, due::add, 1)).as("young ones, oldest first, until one drop")
                 .isEqualTo(1);
         assertThat(handOff.backlog()).isZero();
         assertThat(wheel.size()).isEqualTo(3);
@@ -79,7 +79,7 @@ class HandOffPurgeTransferTest {
             offer(handOff, 0, node);
         }
         // Nodes 0..4 hold three cancelled ones (0, 2, 4): the third drop is node 4.
-        assertThat(handOff.transfer(wheel, n -> { }, false, 3)).isEqualTo(3);
+        assertThat(handOff.transferUntilDropped(wheel, n -> { }, 3)).isEqualTo(3);
         assertThat(wheel.size()).as("the live nodes 1 and 3").isEqualTo(2);
         assertThat(handOff.backlog()).as("nodes 5..9").isEqualTo(5);
         assertThat(handOff.poll()).isSameAs(nodes.get(5));
@@ -92,9 +92,9 @@ class HandOffPurgeTransferTest {
         wheel.advance(10_000_000, n -> { });
         TimeoutNode overdue = node(SOON);
         offer(handOff, 0, overdue);
-        handOff.transfer(wheel, n -> { }, false, 0);
+        handOff.transferOld(wheel, n -> { });
         List<TimeoutNode> due = new ArrayList<>();
-        handOff.transfer(wheel, due::add, false, 0);
+        handOff.transferOld(wheel, due::add);
         assertThat(due).containsExactly(overdue);
         assertThat(wheel.size()).isZero();
     }

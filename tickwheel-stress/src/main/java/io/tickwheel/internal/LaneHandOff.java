@@ -27,6 +27,18 @@ public final class LaneHandOff {
         return new TimeoutNode(null, timeout -> { }, deadline);
     }
 
+    /** The offer-vs-transfer tests' producer: offers {@code node}, due at 5, into lane 2; 1 if it wakes the worker. */
+    private static int offerDueAt5(final HandOff handOff, final TimeoutNode node) {
+        long index = handOff.offer(2, node);
+        return handOff.wakeAfterOffer(2, index, 5) ? 1 : 0;
+    }
+
+    /** The worker's results there: r1 its transfer took the node, r2 it would wake by a queued node. */
+    private static void recordWorker(final III_Result r, final boolean took, final HandOff handOff, final long far) {
+        r.r1 = took ? 1 : 0;
+        r.r2 = handOff.parking(far) < far ? 1 : 0;
+    }
+
     /**
      * Hazard: the lost wake-up across lanes. Lane 1 holds a node due at 6, which made the shared
      * earliest-queued bound 6. The worker takes the queues (it resets the bound, then polls every
@@ -63,8 +75,7 @@ public final class LaneHandOff {
          */
         @Actor
         public void producer(final III_Result r) {
-            long index = handOff.offer(2, offered);
-            r.r3 = handOff.wakeAfterOffer(2, index, 5) ? 1 : 0;
+            r.r3 = offerDueAt5(handOff, offered);
         }
 
         /**
@@ -76,8 +87,7 @@ public final class LaneHandOff {
         public void worker(final III_Result r) {
             boolean[] due = new boolean[1];
             handOff.transferTo(wheel, node -> due[0] |= node == offered);
-            r.r1 = due[0] || wheel.size() == 2 ? 1 : 0;
-            r.r2 = handOff.parking(FAR) < FAR ? 1 : 0;
+            recordWorker(r, due[0] || wheel.size() == 2, handOff, FAR);
         }
     }
 
@@ -111,7 +121,7 @@ public final class LaneHandOff {
         public OfferVsPurgeTransferAndPark() {
             long index = handOff.offer(1, node(6));
             handOff.wakeAfterOffer(1, index, 6);
-            handOff.transfer(wheel, node -> { }, false, 0);
+            handOff.transferOld(wheel, node -> { });
         }
 
         /**
@@ -121,8 +131,7 @@ public final class LaneHandOff {
          */
         @Actor
         public void producer(final III_Result r) {
-            long index = handOff.offer(2, offered);
-            r.r3 = handOff.wakeAfterOffer(2, index, 5) ? 1 : 0;
+            r.r3 = offerDueAt5(handOff, offered);
         }
 
         /**
@@ -133,9 +142,8 @@ public final class LaneHandOff {
         @Actor
         public void worker(final III_Result r) {
             boolean[] due = new boolean[1];
-            handOff.transfer(wheel, node -> due[0] |= node == offered, false, 0);
-            r.r1 = due[0] || wheel.size() == 2 ? 1 : 0;
-            r.r2 = handOff.parking(FAR) < FAR ? 1 : 0;
+            handOff.transferOld(wheel, node -> due[0] |= node == offered);
+            recordWorker(r, due[0] || wheel.size() == 2, handOff, FAR);
         }
     }
 
