@@ -159,7 +159,7 @@ public final class HashedWheel extends TimingWheel {
     }
 
     @Override
-    public void drainTo(final Consumer<TimeoutNode> sink) {
+    void drainBuckets(final Consumer<TimeoutNode> sink) {
         for (int bucket = 0; bucket <= mask; bucket++) {
             minTick[bucket] = EMPTY;
             drain(buckets, bucket, sink);

@@ -230,7 +230,7 @@ public final class HierarchicalWheel extends TimingWheel {
     }
 
     @Override
-    public void drainTo(final Consumer<TimeoutNode> sink) {
+    void drainBuckets(final Consumer<TimeoutNode> sink) {
         for (int bucket = 0; bucket < buckets.buckets(); bucket++) {
             drain(buckets, bucket, sink);
         }

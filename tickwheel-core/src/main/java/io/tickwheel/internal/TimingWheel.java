@@ -35,6 +35,12 @@ public abstract class TimingWheel {
     private long size;
     /** Cancelled nodes this wheel has dropped, ever. */
     private long droppedCancelled;
+    /**
+     * A node whose add threw (an OutOfMemoryError growing its bucket leaves it unlinked), kept so
+     * that {@link #drainTo} still gives it back: the worker is failing, and its final drain must
+     * find every pending node.
+     */
+    private TimeoutNode stranded;
 
     TimingWheel(final long originNanos, final long tickNanos) {
         this.originNanos = originNanos;
@@ -49,7 +55,7 @@ public abstract class TimingWheel {
      * @param node a pending node not linked anywhere
      */
     public final void add(final TimeoutNode node) {
-        place(node, Math.max(deadlineTick(node), currentTick + 1));
+        placeOrStrand(node, Math.max(deadlineTick(node), currentTick + 1));
         size++;
     }
 
@@ -67,9 +73,19 @@ public abstract class TimingWheel {
         if (tick <= currentTick) {
             return false;
         }
-        place(node, tick);
+        placeOrStrand(node, tick);
         size++;
         return true;
+    }
+
+    /** Places {@code node}, or keeps it for {@link #drainTo} if placing throws (see {@code stranded}). */
+    private void placeOrStrand(final TimeoutNode node, final long tick) {
+        try {
+            place(node, tick);
+        } catch (Throwable t) {
+            stranded = node;
+            throw t;
+        }
     }
 
     /**
@@ -99,11 +115,22 @@ public abstract class TimingWheel {
     public abstract long nanosUntilNextTick(long nowNanos);
 
     /**
-     * Unlinks every node, giving the ones not cancelled to {@code sink}.
+     * Unlinks every node, giving the ones not cancelled to {@code sink}; a node whose add threw
+     * is given too.
      *
      * @param sink receives each pending node
      */
-    public abstract void drainTo(Consumer<TimeoutNode> sink);
+    public final void drainTo(final Consumer<TimeoutNode> sink) {
+        TimeoutNode node = stranded;
+        stranded = null;
+        if (node != null && !node.isCancelled()) {
+            sink.accept(node);
+        }
+        drainBuckets(sink);
+    }
+
+    /** {@link #drainTo} for the linked nodes. */
+    abstract void drainBuckets(Consumer<TimeoutNode> sink);
 
     /** Checks every structural invariant, throwing {@link AssertionError} on the first broken. */
     public abstract void checkInvariants();

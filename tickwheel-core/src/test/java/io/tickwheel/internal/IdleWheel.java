@@ -25,7 +25,7 @@ abstract class IdleWheel extends TimingWheel {
     }
 
     @Override
-    public void drainTo(final Consumer<TimeoutNode> sink) {
+    void drainBuckets(final Consumer<TimeoutNode> sink) {
         // holds nothing
     }
 

@@ -56,7 +56,7 @@ class WorkerTransferTimingTest {
         }
 
         @Override
-        public void drainTo(final Consumer<TimeoutNode> sink) {
+        void drainBuckets(final Consumer<TimeoutNode> sink) {
             held.forEach(sink);
             held.clear();
         }
