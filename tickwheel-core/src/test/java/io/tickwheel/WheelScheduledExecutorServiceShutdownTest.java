@@ -143,6 +143,73 @@ class WheelScheduledExecutorServiceShutdownTest {
     }
 
     @Test
+    void awaitTermination_waiterWithHugeTimeout_wokenWhenTheLastTaskLeaves() throws Exception {
+        ScheduledFuture<?> future = ses.schedule(() -> { }, 1, TimeUnit.HOURS);
+        ses.shutdown();
+        AtomicBoolean result = new AtomicBoolean();
+        // Long.MAX_VALUE days: the wait's deadline overflows, and the wait must still last.
+        Thread waiter = new Thread(() -> {
+            try {
+                result.set(ses.awaitTermination(Long.MAX_VALUE, TimeUnit.DAYS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "termination-waiter");
+        waiter.start();
+        await().atMost(PATIENCE).until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
+        assertThat(waiter.isAlive()).as("waiting while a task is left").isTrue();
+
+        future.cancel(false);
+
+        waiter.join(PATIENCE_MILLIS);
+        assertThat(waiter.isAlive()).as("woken by termination").isFalse();
+        assertThat(result.get()).isTrue();
+    }
+
+    @Test
+    void awaitTermination_interrupted_throwsAndClearsTheFlag() throws Exception {
+        ScheduledFuture<?> future = ses.schedule(() -> { }, 1, TimeUnit.HOURS);
+        ses.shutdown();
+        AtomicBoolean threw = new AtomicBoolean();
+        AtomicBoolean flagAfter = new AtomicBoolean(true);
+        Thread waiter = new Thread(() -> {
+            try {
+                ses.awaitTermination(PATIENCE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                threw.set(true);
+                flagAfter.set(Thread.currentThread().isInterrupted());
+            }
+        }, "interrupted-waiter");
+        waiter.start();
+        await().atMost(PATIENCE).until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
+
+        waiter.interrupt();
+
+        waiter.join(PATIENCE_MILLIS);
+        assertThat(waiter.isAlive()).isFalse();
+        assertThat(threw.get()).isTrue();
+        assertThat(flagAfter.get()).as("interrupt status after the exception").isFalse();
+        assertThat(ses.isTerminated()).isFalse();
+        future.cancel(false);
+        assertThat(ses.isTerminated()).isTrue();
+    }
+
+    @Test
+    void awaitTermination_timesOut_notBeforeItsTimeout() throws Exception {
+        ScheduledFuture<?> future = ses.schedule(() -> { }, 1, TimeUnit.HOURS);
+        ses.shutdown();
+        long start = System.nanoTime();
+
+        boolean terminated = ses.awaitTermination(50, TimeUnit.MILLISECONDS);
+
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(terminated).isFalse();
+        assertThat(elapsedMillis).as("waited its timeout, not less").isGreaterThanOrEqualTo(50);
+        assertThat(elapsedMillis).as("and returned within reason").isLessThan(PATIENCE_MILLIS);
+        assertThat(future.isDone()).as("the task waits on").isFalse();
+    }
+
+    @Test
     void shutdownNow_pendingTasks_returnsThemCancelledAndNoneRuns() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         ScheduledFuture<?> oneShot = ses.schedule(runs::incrementAndGet, 1, TimeUnit.HOURS);

@@ -17,7 +17,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * links the task under the registry's lock, and shutdownNow moves the state and copies
  * the registry under it; if a task could join after the copy, it would be neither rejected nor
  * returned, its future would stay pending and the executor would never terminate. If the
- * termination decided under the spin lock were missed, the executor would not terminate either.
+ * termination decided under that lock were missed, the executor would not terminate either.
  *
  * <p>The rule: either the schedule won (shutdownNow returns the task, cancelled) or it was
  * rejected (shutdownNow returns nothing); the executor is terminated either way.

@@ -1,0 +1,92 @@
+package io.tickwheel.bench.ses;
+
+import io.tickwheel.HierarchicalWheelTimer;
+import io.tickwheel.Timer;
+import io.tickwheel.WheelScheduledExecutorService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+/**
+ * One subject of {@link SesComparison}'s {@code ses-churn 10k} alone in its JVM, round after
+ * round, for A/B runs of the executor adapter: launch it alternately with the classes under test
+ * first on the class path, so both see the same machine state. {@link SesComparison} runs four
+ * subjects in one JVM, whose calls through {@code ScheduledExecutorService} the JIT then sees
+ * with four receivers; here it sees one, as a service that uses one executor does.
+ *
+ * <p>Usage: {@code SesRounds wheel|stpe|stpe-remove [rounds]} (default 7); prints each round,
+ * then the mean of all but the first two.
+ *
+ * <p>Threading: not thread-safe; run from one thread.
+ */
+public final class SesRounds {
+
+    private static final int OPS = 2_000_000;
+    private static final int OUTSTANDING = 10_000;
+    private static final int WARM_UP_ROUNDS = 2;
+
+    private SesRounds() {
+    }
+
+    /**
+     * Runs the rounds and prints them.
+     *
+     * @param args the subject, then optionally the number of rounds
+     */
+    public static void main(final String[] args) {
+        if (args.length < 1) {
+            throw new IllegalArgumentException("usage: SesRounds wheel|stpe|stpe-remove [rounds]");
+        }
+        String subject = args[0];
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+        if (rounds <= WARM_UP_ROUNDS) {
+            throw new IllegalArgumentException("rounds must be more than " + WARM_UP_ROUNDS + ": " + rounds);
+        }
+        SesChurn churn = new SesChurn(OPS, OUTSTANDING, 42);
+        List<Measurement> measured = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            Measurement m = switch (subject) {
+                case "wheel" -> wheel(churn);
+                case "stpe" -> stpe(churn, false);
+                case "stpe-remove" -> stpe(churn, true);
+                default -> throw new IllegalArgumentException("unknown subject: " + subject);
+            };
+            System.out.printf(Locale.ROOT, "round %d: %.1f wall, %.1f process CPU, %.1f caller CPU ns/op%n",
+                    round + 1, m.wallNanosPerOp(), m.cpuNanosPerOp(), m.callerCpuNanosPerOp());
+            if (round >= WARM_UP_ROUNDS) {
+                measured.add(m);
+            }
+        }
+        System.out.printf(Locale.ROOT, "%s, mean of rounds %d-%d: %.1f wall, %.1f process CPU, %.1f caller CPU ns/op%n",
+                subject, WARM_UP_ROUNDS + 1, rounds,
+                measured.stream().mapToDouble(Measurement::wallNanosPerOp).average().orElseThrow(),
+                measured.stream().mapToDouble(Measurement::cpuNanosPerOp).average().orElseThrow(),
+                measured.stream().mapToDouble(Measurement::callerCpuNanosPerOp).average().orElseThrow());
+    }
+
+    private static Measurement wheel(final SesChurn churn) {
+        Timer[] timer = new Timer[1];
+        ExecutorService[] workers = new ExecutorService[1];
+        return churn.run("WheelSES on HierarchicalWheelTimer 1ms", () -> {
+            timer[0] = HierarchicalWheelTimer.builder().build();
+            workers[0] = Executors.newSingleThreadExecutor();
+            return new WheelScheduledExecutorService(timer[0], workers[0]);
+        }, ses -> {
+            ses.shutdownNow();
+            timer[0].stop();
+            workers[0].shutdownNow();
+        });
+    }
+
+    private static Measurement stpe(final SesChurn churn, final boolean removeOnCancel) {
+        return churn.run(removeOnCancel ? "STPE(1) removeOnCancel" : "STPE(1)", () -> {
+            ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1);
+            stpe.setRemoveOnCancelPolicy(removeOnCancel);
+            return stpe;
+        }, ScheduledExecutorService::shutdownNow);
+    }
+}
