@@ -163,4 +163,65 @@ class WheelScheduledExecutorServiceErrorTest {
         executor.shutdown();
         assertThat(executor.awaitTermination(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("terminated").isTrue();
     }
+
+    /**
+     * The timeout's cancel throws an Error (a stack overflow in the caller's deep stack, say): the
+     * future is cancelled all the same, the Error reaches the caller, and the task still leaves the
+     * registry, so the executor terminates.
+     */
+    @Test
+    void cancel_timeoutCancelThrowsError_executorStillTerminates() throws Exception {
+        Timer failing = new Timer() {
+            @Override
+            public Timeout newTimeout(final TimerTask task, final long delay, final TimeUnit unit) {
+                Timeout real = timer.newTimeout(task, delay, unit);
+                return new Timeout() {
+                    @Override
+                    public Timer timer() {
+                        return real.timer();
+                    }
+
+                    @Override
+                    public TimerTask task() {
+                        return real.task();
+                    }
+
+                    @Override
+                    public boolean isExpired() {
+                        return real.isExpired();
+                    }
+
+                    @Override
+                    public boolean isCancelled() {
+                        return real.isCancelled();
+                    }
+
+                    @Override
+                    public boolean cancel() {
+                        real.cancel();
+                        throw new StackOverflowError("simulated: while cancelling the timeout");
+                    }
+                };
+            }
+
+            @Override
+            public java.util.Set<Timeout> stop() {
+                return timer.stop();
+            }
+
+            @Override
+            public long pendingTimeouts() {
+                return timer.pendingTimeouts();
+            }
+        };
+        WheelScheduledExecutorService executor = new WheelScheduledExecutorService(failing, new NoThreadWorkers());
+        ScheduledFuture<String> future = executor.schedule(() -> "never", 1, TimeUnit.HOURS);
+
+        assertThatThrownBy(() -> future.cancel(false)).isInstanceOf(StackOverflowError.class);
+
+        assertThat(future.isCancelled()).isTrue();
+        executor.shutdown();
+        assertThat(executor.awaitTermination(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("terminated").isTrue();
+        assertThat(executor.shutdownNow()).as("nothing left registered").isEmpty();
+    }
 }

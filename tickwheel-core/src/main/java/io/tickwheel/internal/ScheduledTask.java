@@ -268,12 +268,17 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
             return false;
         }
         Timeout current = timeout;
-        if (current != null) {
-            current.cancel(); // so the wheel drops it now instead of holding it until its deadline
-        }
-        int now = getVolatilePhase();
-        if (now != RUNNING && now != INTERRUPTING && now != INTERRUPTED) {
-            core.untrack(this); // a running body untracks itself when it ends
+        try {
+            if (current != null) {
+                current.cancel(); // so the wheel drops it now instead of holding it until its deadline
+            }
+        } finally {
+            // Even if that threw (an Error, or a timer of the caller's own): the task is cancelled and
+            // will never run, and if it stayed registered the executor could never terminate.
+            int now = getVolatilePhase();
+            if (now != RUNNING && now != INTERRUPTING && now != INTERRUPTED) {
+                core.untrack(this); // a running body untracks itself when it ends
+            }
         }
         return true;
     }

@@ -91,7 +91,7 @@ public final class ResultTable {
                 unknown++;
                 continue;
             }
-            out.append("  ").append(String.format(Locale.ROOT, "%-8s", bar.status()))
+            out.append("  ").append(String.format(Locale.ROOT, "%-15s", bar.status())) // NOT COMPARABLE and a space
                     .append(bar.workload()).append(' ')
                     .append(bar.text()).append(": ").append(bar.detail()).append('\n');
         }

@@ -48,6 +48,8 @@ class BarsTest {
         assertThat(bar.comparable()).isFalse();
         assertThat(bar.status()).isEqualTo("NOT COMPARABLE");
         assertThat(bar.detail()).contains("0.23 x", "NOT COMPARABLE", "the peer 310-330");
+        // The stdout table once printed "NOT COMPARABLEW2 process CPU ...": the status outgrew its column.
+        assertThat(ResultTable.render(r, List.of(bar))).contains("  NOT COMPARABLE W2 process CPU");
     }
 
     @Test
