@@ -75,6 +75,19 @@ class WheelScheduledExecutorServiceErrorTest {
         }
     }
 
+    /** A timer in front of {@code timer} whose newTimeout the test decides; the rest goes to {@code timer}. */
+    private abstract class FrontTimer implements Timer {
+        @Override
+        public java.util.Set<Timeout> stop() {
+            return timer.stop();
+        }
+
+        @Override
+        public long pendingTimeouts() {
+            return timer.pendingTimeouts();
+        }
+    }
+
     @Test
     void schedule_workersThrowError_futureFailsAndExecutorTerminates() throws Exception {
         WheelScheduledExecutorService executor = new WheelScheduledExecutorService(timer, new NoThreadWorkers());
@@ -101,23 +114,13 @@ class WheelScheduledExecutorServiceErrorTest {
     @Test
     void scheduleAtFixedRate_timerThrowsErrorOnRearm_futureFailsAndExecutorTerminates() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        Timer failing = new Timer() {
+        Timer failing = new FrontTimer() {
             @Override
             public Timeout newTimeout(final TimerTask task, final long delay, final TimeUnit unit) {
                 if (calls.incrementAndGet() > 1) {
                     throw new OutOfMemoryError("simulated: while re-arming");
                 }
                 return timer.newTimeout(task, delay, unit);
-            }
-
-            @Override
-            public java.util.Set<Timeout> stop() {
-                return timer.stop();
-            }
-
-            @Override
-            public long pendingTimeouts() {
-                return timer.pendingTimeouts();
             }
         };
         ExecutorService workers = Executors.newSingleThreadExecutor(r -> daemon(r, "error-test-worker"));
@@ -171,7 +174,7 @@ class WheelScheduledExecutorServiceErrorTest {
      */
     @Test
     void cancel_timeoutCancelThrowsError_executorStillTerminates() throws Exception {
-        Timer failing = new Timer() {
+        Timer failing = new FrontTimer() {
             @Override
             public Timeout newTimeout(final TimerTask task, final long delay, final TimeUnit unit) {
                 Timeout real = timer.newTimeout(task, delay, unit);
@@ -202,16 +205,6 @@ class WheelScheduledExecutorServiceErrorTest {
                         throw new StackOverflowError("simulated: while cancelling the timeout");
                     }
                 };
-            }
-
-            @Override
-            public java.util.Set<Timeout> stop() {
-                return timer.stop();
-            }
-
-            @Override
-            public long pendingTimeouts() {
-                return timer.pendingTimeouts();
             }
         };
         WheelScheduledExecutorService executor = new WheelScheduledExecutorService(failing, new NoThreadWorkers());

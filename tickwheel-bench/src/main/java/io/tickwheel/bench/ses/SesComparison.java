@@ -42,7 +42,7 @@ public final class SesComparison {
     }
 
     /** An executor under test: how to make one and how to release it and what is behind it. */
-    private record SesSubject(String name, Supplier<ScheduledExecutorService> factory,
+    record SesSubject(String name, Supplier<ScheduledExecutorService> factory,
             Consumer<ScheduledExecutorService> close) {
     }
 
@@ -148,7 +148,8 @@ public final class SesComparison {
         return results;
     }
 
-    private static SesSubject stpe(final String name, final boolean removeOnCancel) {
+    /** A one-thread {@code ScheduledThreadPoolExecutor}, with or without its remove-on-cancel policy. */
+    static SesSubject stpe(final String name, final boolean removeOnCancel) {
         return new SesSubject(name, () -> {
             ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1);
             stpe.setRemoveOnCancelPolicy(removeOnCancel);
@@ -156,7 +157,8 @@ public final class SesComparison {
         }, ScheduledExecutorService::shutdownNow);
     }
 
-    private static SesSubject wheel(final String name, final Supplier<Timer> timers) {
+    /** {@code WheelScheduledExecutorService} on a fresh timer from {@code timers} and one worker thread. */
+    static SesSubject wheel(final String name, final Supplier<Timer> timers) {
         List<Runnable> cleanup = new ArrayList<>();
         return new SesSubject(name, () -> {
             Timer timer = timers.get();

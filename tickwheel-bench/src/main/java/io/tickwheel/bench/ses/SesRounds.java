@@ -1,15 +1,9 @@
 package io.tickwheel.bench.ses;
 
 import io.tickwheel.HierarchicalWheelTimer;
-import io.tickwheel.Timer;
-import io.tickwheel.WheelScheduledExecutorService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
  * One subject of {@link SesComparison}'s {@code ses-churn 10k} alone in its JVM, round after
@@ -46,15 +40,17 @@ public final class SesRounds {
         if (rounds <= WARM_UP_ROUNDS) {
             throw new IllegalArgumentException("rounds must be more than " + WARM_UP_ROUNDS + ": " + rounds);
         }
+        SesComparison.SesSubject executor = switch (subject) {
+            case "wheel" -> SesComparison.wheel("WheelSES on HierarchicalWheelTimer 1ms",
+                    () -> HierarchicalWheelTimer.builder().build());
+            case "stpe" -> SesComparison.stpe("STPE(1)", false);
+            case "stpe-remove" -> SesComparison.stpe("STPE(1) removeOnCancel", true);
+            default -> throw new IllegalArgumentException("unknown subject: " + subject);
+        };
         SesChurn churn = new SesChurn(OPS, OUTSTANDING, 42);
         List<Measurement> measured = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
-            Measurement m = switch (subject) {
-                case "wheel" -> wheel(churn);
-                case "stpe" -> stpe(churn, false);
-                case "stpe-remove" -> stpe(churn, true);
-                default -> throw new IllegalArgumentException("unknown subject: " + subject);
-            };
+            Measurement m = churn.run(executor.name(), executor.factory(), executor.close());
             System.out.printf(Locale.ROOT, "round %d: %.1f wall, %.1f process CPU, %.1f caller CPU ns/op%n",
                     round + 1, m.wallNanosPerOp(), m.cpuNanosPerOp(), m.callerCpuNanosPerOp());
             if (round >= WARM_UP_ROUNDS) {
@@ -66,27 +62,5 @@ public final class SesRounds {
                 measured.stream().mapToDouble(Measurement::wallNanosPerOp).average().orElseThrow(),
                 measured.stream().mapToDouble(Measurement::cpuNanosPerOp).average().orElseThrow(),
                 measured.stream().mapToDouble(Measurement::callerCpuNanosPerOp).average().orElseThrow());
-    }
-
-    private static Measurement wheel(final SesChurn churn) {
-        Timer[] timer = new Timer[1];
-        ExecutorService[] workers = new ExecutorService[1];
-        return churn.run("WheelSES on HierarchicalWheelTimer 1ms", () -> {
-            timer[0] = HierarchicalWheelTimer.builder().build();
-            workers[0] = Executors.newSingleThreadExecutor();
-            return new WheelScheduledExecutorService(timer[0], workers[0]);
-        }, ses -> {
-            ses.shutdownNow();
-            timer[0].stop();
-            workers[0].shutdownNow();
-        });
-    }
-
-    private static Measurement stpe(final SesChurn churn, final boolean removeOnCancel) {
-        return churn.run(removeOnCancel ? "STPE(1) removeOnCancel" : "STPE(1)", () -> {
-            ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1);
-            stpe.setRemoveOnCancelPolicy(removeOnCancel);
-            return stpe;
-        }, ScheduledExecutorService::shutdownNow);
     }
 }
