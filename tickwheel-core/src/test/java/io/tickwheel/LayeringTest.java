@@ -40,7 +40,7 @@ class LayeringTest {
                     "SystemProperties", "LogBuckets", "LogHistogram", "HistogramData", "StatsSnapshot",
                     "StatsSource", "SlowTaskEvent", "TimerStatisticsEvent", "JfrEvents", "JfrSupport"),
             new Layer("structures", "TimeoutOwner", "TimeoutNode", "BucketArrays", "TimingWheel", "HashedWheel",
-                    "HierarchicalWheel", "PendingLimit", "NodeQueue", "NodeLanes", "WakeMarks"),
+                    "HierarchicalWheel", "PendingLimit", "NodeQueue", "NodeLanes", "WakeMarks", "OwnLane"),
             new Layer("engine", "HandOff", "WorkerControl", "Worker", "LeakGuard", "Lifecycle",
                     "TimerOptions", "TimerCore", "StatsRecorder", "TimedTask", "InlineTiming"),
             new Layer("adapters", "CompletionExecutor", "ScheduledTask", "ScheduledExecutorCore", "FuturesTimeoutTask"),

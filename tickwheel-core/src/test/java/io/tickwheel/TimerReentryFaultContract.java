@@ -200,6 +200,83 @@ abstract class TimerReentryFaultContract extends TimerTaskFaultContract {
         assertEveryTimeoutEndedExactlyOnce(timer);
     }
 
+    /**
+     * A heartbeat: a task that re-arms itself from the worker thread, as Redisson's lease watchdog
+     * and most idle checks do. Every beat runs at or after its deadline and within a generous bound
+     * of it, the timer counts the armed beat as pending between beats, and the last beat's far
+     * re-arm is what {@code stop()} returns.
+     */
+    @Test
+    void reentry_taskReArmsItselfFromTheWorker_neverEarlyLateWithinBoundAndStopReturnsTheLastArm() {
+        Timer timer = timer();
+        int beats = 40;
+        Queue<Long> lateness = new ConcurrentLinkedQueue<>();
+        AtomicInteger ran = new AtomicInteger();
+        AtomicReference<Timeout> last = new AtomicReference<>();
+        AtomicReference<Thread> beatThread = new AtomicReference<>();
+        TimerTask[] beat = new TimerTask[1];
+        long[] earliest = new long[1]; // worker thread only, after the first arm
+        beat[0] = timeout -> {
+            lateness.add(System.nanoTime() - earliest[0]);
+            beatThread.set(Thread.currentThread());
+            long delayMillis = ran.incrementAndGet() < beats ? 2 : HOUR_MILLIS;
+            earliest[0] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+            last.set(timeout.timer().newTimeout(beat[0], delayMillis, TimeUnit.MILLISECONDS));
+        };
+        earliest[0] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
+        timer.newTimeout(beat[0], 2, TimeUnit.MILLISECONDS);
+        awaitUntil(() -> ran.get() >= beats && last.get() != null && last.get().task() != null
+                && timer.pendingTimeouts() == 1);
+
+        assertThat(beatThread.get()).as("the beats ran on the worker thread").isSameAs(workerThread());
+        assertThat(lateness).hasSize(beats).allSatisfy(late -> assertThat(late)
+                .as("never early, and late by less than a generous bound").isBetween(0L,
+                        TimeUnit.MILLISECONDS.toNanos(500)));
+        Timeout armed = last.get();
+        assertThat(armed.isExpired() || armed.isCancelled()).isFalse();
+        assertThat(ran.get()).as("no beat after the far one").isEqualTo(beats);
+        assertStillFiresInOrder(timer, "after");
+        assertThat(timer.stop()).containsExactly(armed);
+        assertThat(armed.isCancelled()).isTrue();
+        assertThat(timer.pendingTimeouts()).isZero();
+    }
+
+    /**
+     * A task that re-arms itself with no delay, forever: each pass fires it once and leaves its
+     * next arm for the next pass, so the worker never spins inside one pass and the other
+     * timeouts, due meanwhile, fire in their order within a generous bound; cancelling the
+     * chain from another thread ends it, and the count ends at zero.
+     */
+    @Test
+    void reentry_taskReArmsWithNoDelayForever_othersStillFireInOrder_andACancelFromOutsideEndsIt() {
+        Timer timer = timer();
+        AtomicInteger spins = new AtomicInteger();
+        AtomicReference<Timeout> current = new AtomicReference<>();
+        TimerTask[] again = new TimerTask[1];
+        again[0] = timeout -> {
+            spins.incrementAndGet();
+            current.set(timeout.timer().newTimeout(again[0], 0, TimeUnit.MILLISECONDS));
+        };
+        current.set(timer.newTimeout(again[0], 0, TimeUnit.MILLISECONDS));
+        awaitUntil(() -> spins.get() >= 100);
+        List<Probe> others = assertStillFiresInOrder(timer, "beside the chain");
+        assertThat(others).allSatisfy(probe -> assertThat(probe.ranAtNanos - probe.earliestNanos)
+                .as("%s fired late by", probe).isBetween(0L, TimeUnit.MILLISECONDS.toNanos(500)));
+
+        // The chain's newest arm may fire between our read and our cancel: retry until a cancel
+        // wins; the run that armed it had finished arming, so no run may follow.
+        Timeout cancelled;
+        do {
+            cancelled = current.get();
+        } while (!cancelled.cancel());
+        int atCancel = spins.get();
+        awaitSentinel(timer, 5);
+        assertThat(spins.get()).as("runs after the winning cancel").isEqualTo(atCancel);
+        assertThat(current.get()).isSameAs(cancelled);
+        assertThat(timer.pendingTimeouts()).isZero();
+        assertThat(timer.stop()).isEmpty();
+    }
+
     /** Per-index counts of a million tasks, and the order they ran in (when they run on the worker). */
     static final class Tally {
         final AtomicIntegerArray runs;

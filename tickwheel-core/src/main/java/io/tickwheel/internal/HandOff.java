@@ -48,7 +48,8 @@ import java.util.function.Consumer;
  *
  * <h2>Counting without a shared counter on the schedule path</h2>
  * pending = scheduled - retired - cancelled, where "scheduled" is the sum of the lanes' producer
- * indexes (each offer claims one), "retired" is counted by the worker alone (expired, or
+ * indexes (each offer claims one) and of the {@link OwnLane}'s count (what the worker thread
+ * schedules itself skips the lanes), "retired" is counted by the worker alone (expired, or
  * cancelled by stop) and "cancelled" by the threads whose cancel CAS succeeded, per lane.
  * {@link #pending()} loads retired and cancelled before scheduled: a timeout is scheduled before
  * it can retire, and each counter only grows, so the result is never negative, and it is exact
@@ -96,6 +97,8 @@ final class HandOff {
     private static final long AWAKE = Long.MIN_VALUE;
 
     private final NodeLanes lanes;
+    /** What the worker schedules itself; its count is part of "scheduled". */
+    private final OwnLane own = new OwnLane();
     /** Null without a limit, so the common path skips it; with one there is one lane. */
     private final PendingLimit limit;
     private final PaddedLongs cells; // the global cells, then per lane CANCELLED + lane
@@ -114,12 +117,7 @@ final class HandOff {
         this(maxPending, NodeLanes.defaultCount());
     }
 
-    /**
-     * A hand-off with {@code laneCount} lanes (a power of two; 1 with a limit).
-     *
-     * @param maxPending the most pending timeouts, or 0 or less for none
-     * @param laneCount lanes without a limit
-     */
+    /** A hand-off with {@code laneCount} lanes (a power of two; 1 with a limit, {@code maxPending} > 0). */
     HandOff(final long maxPending, final int laneCount) {
         lanes = new NodeLanes(maxPending > 0 ? 1 : laneCount);
         int count = lanes.count();
@@ -137,18 +135,20 @@ final class HandOff {
 
     // ---- producers and cancellers (any thread) ----
 
+    /** The lane the worker thread offers into, or null with a limit (whose check needs the one queue). */
+    OwnLane ownLane() {
+        return limit == null ? own : null;
+    }
+
     /** The calling thread's lane (always 0 with a limit): by its id, so the same every call. */
     int laneOfCaller() {
         return lanes.laneOf(Thread.currentThread());
     }
 
     /**
-     * Queues {@code node} in {@code lane} if the pending limit, if any, allows one more pending
-     * timeout: the check and the claim are one step, so a refusal (or an Error) claims nothing.
-     * The node's fields are published by the queue's release store.
-     *
-     * @param lane the caller's lane, from {@link #laneOfCaller()}
-     * @return the node's index in its lane, for {@link #wakeAfterOffer}
+     * Queues {@code node} in {@code lane} (from {@link #laneOfCaller()}) if the pending limit, if any,
+     * allows: check and claim are one step, so a refusal (or an Error) claims nothing. The node's
+     * fields are published by the queue's release store. Returns its index, for {@link #wakeAfterOffer}.
      */
     long offer(final int lane, final TimeoutNode node) {
         return lanes.lane(lane).offer(node, limit);
@@ -183,10 +183,8 @@ final class HandOff {
     }
 
     /**
-     * Lowers QUEUED_MIN to {@code elapsedDeadline} if that is earlier. A node no earlier than the
-     * current bound needs nothing: the worker will take the queues by then anyway.
-     *
-     * @return true if this node is now the earliest queued one
+     * Lowers QUEUED_MIN to {@code elapsedDeadline} if that is earlier, returning whether this node is now
+     * the earliest queued. A node no earlier than the bound needs nothing: the queues are taken by then.
      */
     private boolean lowerQueuedMin(final long elapsedDeadline) {
         long current = cells.getVolatile(QUEUED_MIN);
@@ -201,10 +199,8 @@ final class HandOff {
     }
 
     /**
-     * Counts one cancel in {@code lane} (the canceller's, from {@link #laneOfCaller()}), by the
-     * thread whose cancel CAS succeeded.
-     *
-     * @return whether this cancel made a purge worth a wake-up
+     * Counts one cancel in {@code lane} (the canceller's, from {@link #laneOfCaller()}), by the thread
+     * whose cancel CAS succeeded; returns whether this cancel made a purge worth a wake-up.
      */
     boolean cancelled(final int lane) {
         long count = cells.getAndAdd(CANCELLED + lane, 1) + 1;
@@ -227,9 +223,9 @@ final class HandOff {
         return cells.getAcquire(RETIRED);
     }
 
-    /** Offers so far: every timeout ever scheduled (the lanes' producer indexes); any thread. */
+    /** Offers so far: every timeout ever scheduled (the lanes' producer indexes, the own lane's count). */
     long scheduledCount() {
-        return lanes.producedCount();
+        return lanes.producedCount() + own.producedCount();
     }
 
     /** Cancel count so far (the lanes' counts, each volatile); any thread. */
@@ -245,8 +241,7 @@ final class HandOff {
         return limit == null ? 0 : limit.rejected();
     }
 
-    /** The queue of {@code lane}; for tests that inject faults into it. */
-    NodeQueue queue(final int lane) {
+    NodeQueue queue(final int lane) { // for tests that inject faults into it
         return lanes.lane(lane);
     }
 
@@ -295,10 +290,8 @@ final class HandOff {
     }
 
     /**
-     * Moves up to {@link #TRANSFER_BATCH} queued nodes into {@code wheel}, dropping the ones
-     * already cancelled and giving {@code due} the ones whose tick the wheel has already passed.
-     *
-     * @return how many cancelled nodes were dropped
+     * Moves up to {@link #TRANSFER_BATCH} queued nodes into {@code wheel}, dropping the cancelled ones and
+     * giving {@code due} the ones whose tick the wheel has passed; returns how many were dropped.
      */
     long transferTo(final TimingWheel wheel, final Consumer<TimeoutNode> due) {
         // Volatile, before the polls: a producer that still saw the old bound has offered before
@@ -360,17 +353,24 @@ final class HandOff {
         return dropped;
     }
 
-    /** Takes the next queued node of any lane, or null when all are empty; for the final drain. */
+    /** Takes the next queued node of any lane, or null when all are empty; for tests. */
     TimeoutNode poll() {
         return lanes.poll();
     }
 
+    /** Gives {@code sink} every node still queued, the own lane's included; for the final drain. */
+    void drainTo(final Consumer<TimeoutNode> sink) {
+        TimeoutNode node;
+        while ((node = lanes.poll()) != null) {
+            sink.accept(node);
+        }
+        own.drainTo(sink);
+    }
+
     /**
-     * The worker's half of the handshake before it parks: stores its park deadline (volatile),
-     * then loads QUEUED_MIN (volatile), pairing with {@link #wakeAfterOffer}.
-     *
-     * @return when the worker must start taking the queues (see {@link #transferStart}), or
-     *     {@link #NONE} when nothing is queued
+     * The worker's half of the handshake before it parks: stores its park deadline (volatile), then
+     * loads QUEUED_MIN (volatile), pairing with {@link #wakeAfterOffer}. Returns when the worker must
+     * start taking the queues (see {@link #transferStart}), or {@link #NONE} when nothing is queued.
      */
     long parking(final long elapsedDeadline) {
         cells.setVolatile(PARK_DEADLINE, elapsedDeadline);

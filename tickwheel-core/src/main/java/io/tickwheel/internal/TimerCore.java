@@ -33,6 +33,8 @@ public final class TimerCore implements StatsSource {
     private final Lifecycle lifecycle;
     /** The lifecycle's worker thread, kept here too so a wake-up is one load away. */
     private final Thread workerThread;
+    /** Where the worker thread's own schedules go, or null with a pending limit; see {@link OwnLane}. */
+    private final OwnLane ownLane;
     /** What the worker measures; the callers' counts are read from the hand-off and the limit. */
     private final StatsRecorder stats;
 
@@ -55,6 +57,7 @@ public final class TimerCore implements StatsSource {
                 control -> new Worker(control, handOff, wheel, options, originNanos, recorder),
                 options.threadFactory());
         this.workerThread = lifecycle.workerThread();
+        this.ownLane = handOff.ownLane();
         recorder.named(name + " (" + workerThread.getName() + ")");
         JfrSupport.register(this);
     }
@@ -113,6 +116,13 @@ public final class TimerCore implements StatsSource {
         }
         long elapsedDeadline = Ticks.elapsedDeadline(nowNanos - originNanos, delayNanos);
         TimeoutNode node = new TimeoutNode(owner, task, originNanos + elapsedDeadline);
+        if (Thread.currentThread() == workerThread && ownLane != null) {
+            // A task re-arming from the worker: no other thread is involved, and no wake-up is due
+            // (the worker links the lane before it parks). Racing with stop() needs nothing either:
+            // the worker's final drain, on this thread after this task, takes the node.
+            ownLane.offer(node);
+            return node;
+        }
         int lane = handOff.laneOfCaller();
         // Checks the pending limit and claims in one step; if it throws, nothing was claimed.
         long index = handOff.offer(lane, node);

@@ -35,6 +35,8 @@ final class Worker implements Runnable {
 
     private final WorkerControl control;
     private final HandOff handOff;
+    /** The timeouts this thread's tasks schedule, or null with a pending limit (they use the queue). */
+    private final OwnLane ownLane;
     private final TimingWheel wheel;
     private final Clock clock;
     private final long originNanos;
@@ -71,6 +73,7 @@ final class Worker implements Runnable {
             final TimerOptions options, final long originNanos, final StatsRecorder stats) {
         this.control = control;
         this.handOff = handOff;
+        this.ownLane = handOff.ownLane();
         this.wheel = wheel;
         this.clock = options.clock();
         this.originNanos = originNanos;
@@ -145,7 +148,19 @@ final class Worker implements Runnable {
             }
             wheel.advance(now, expiry);
             timing.flush();
+            linkOwnLane();
             park(clock.nanoTime());
+        }
+    }
+
+    /**
+     * Links what the tasks of this pass scheduled from this thread; due ones expire now, as from
+     * a transfer, and what their tasks schedule waits for the next pass (park does not sleep then).
+     */
+    private void linkOwnLane() {
+        if (!ownLaneEmpty()) {
+            sizeAtReading = wheel.size();
+            droppedHere += ownLane.linkInto(wheel, transferExpiry);
         }
     }
 
@@ -256,7 +271,7 @@ final class Worker implements Runnable {
             deadline = Ticks.alignUp(transferStart, wheel.tickNanos());
         }
         if (wait == 0 || deadline <= elapsedNow || handOff.transferDue(elapsedNow) || !handOff.lookAgainLater()
-                || !control.isStarted()) {
+                || !ownLaneEmpty() || !control.isStarted()) {
             handOff.awake();
             return;
         }
@@ -271,7 +286,11 @@ final class Worker implements Runnable {
         Thread.interrupted();
     }
 
-    /** Cancels every pending node, from the queue (racing producers included) and the wheel. */
+    private boolean ownLaneEmpty() {
+        return ownLane == null || ownLane.isEmpty();
+    }
+
+    /** Cancels every pending node, from the queues (racing producers included) and the wheel. */
     private Set<Timeout> drainAll() {
         Set<Timeout> pending = new HashSet<>();
         Consumer<TimeoutNode> collect = node -> {
@@ -281,10 +300,7 @@ final class Worker implements Runnable {
                 stats.drained();
             }
         };
-        TimeoutNode node;
-        while ((node = handOff.poll()) != null) {
-            collect.accept(node);
-        }
+        handOff.drainTo(collect);
         wheel.drainTo(collect);
         return pending;
     }

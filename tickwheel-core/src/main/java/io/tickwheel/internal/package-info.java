@@ -15,7 +15,8 @@
  *               TimerOptions, LeakGuard, WorkerControl
  *               StatsRecorder, TimedTask: what the worker (and the executor) measure
  *   structures  TimeoutNode (+ TimeoutOwner, what a node asks of its engine), NodeQueue (MPSC)
- *               in NodeLanes (a lane per producer thread), PendingLimit,
+ *               in NodeLanes (a lane per producer thread), OwnLane (the worker's own schedules),
+ *               PendingLimit,
  *               TimingWheel: HashedWheel | HierarchicalWheel over BucketArrays; worker-confined
  *   base        Ticks (all tick arithmetic), Clock, PaddedLongs, Checks, NamedThreadFactory,
  *               SystemProperties; statistics data (LogBuckets, LogHistogram, HistogramData,
@@ -50,6 +51,13 @@
  *       offers into the same lane, see {@link io.tickwheel.internal.HandOff}). The node's fields
  *       (task, deadline, owner) are published by it; a cancel later clears the task (release),
  *       after its own state CAS, which the worker's expire CAS excludes.</li>
+ *   <li>Worker to itself, a node its task schedules (a re-arm): no hand-off at all. The schedule
+ *       path sees it is on the worker thread and appends the node to the
+ *       {@link io.tickwheel.internal.OwnLane} (plain array, worker-confined), which the worker
+ *       links before it parks and drains on exit; the lane's count of offers is the one cell
+ *       other threads read (release store before the node is returned, acquire load in
+ *       {@code pendingTimeouts()}). With a pending limit there is no own lane: the limit's
+ *       check and claim need every schedule in the one queue.</li>
  *   <li>Node to engine: a node keeps one final reference, its {@code TimeoutOwner}, made by the
  *       engine for each public timer in that timer's constructor and published with the node's
  *       other fields; it holds the public timer (for {@code timer()}) and the engine (to
@@ -76,7 +84,8 @@
  *       did, tells each drained timeout through {@code cancelled()} itself and leaves the set for
  *       the first {@code stop()} to return; nothing is told twice.</li>
  *   <li>Counts: the worker's retired counter (release store, single writer), the cancel counters
- *       (atomic add) and the lanes' producer indexes are read in that order by {@code pendingTimeouts()}.</li>
+ *       (atomic add) and the lanes' producer indexes with the own lane's count are read in that
+ *       order by {@code pendingTimeouts()}.</li>
  *   <li>Statistics: the worker is the only writer of the lateness histogram (whose count is the
  *       expired count), drained and wake-ups (plain read of its own value, release store; readers
  *       acquire); task time is written by the worker, or with atomic adds by the executor's

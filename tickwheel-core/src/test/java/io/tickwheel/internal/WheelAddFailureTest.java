@@ -76,6 +76,26 @@ class WheelAddFailureTest {
         assertThat(found).containsExactlyInAnyOrderElementsOf(offered);
     }
 
+    /** The same for what the worker's tasks scheduled: the hand-off's drain still holds the rest. */
+    @Test
+    void aLinkOfTheOwnLaneWhoseAddThrows_leavesEveryNodeInTheLaneOrDrained() {
+        HandOff handOff = new HandOff(0, 1);
+        FailingWheel wheel = new FailingWheel(2);
+        List<TimeoutNode> offered = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            TimeoutNode node = node();
+            offered.add(node);
+            handOff.ownLane().offer(node);
+        }
+        assertThatThrownBy(() -> handOff.ownLane().linkInto(wheel, n -> { })).isInstanceOf(OutOfMemoryError.class);
+        assertThat(wheel.size()).as("two linked; the failed add is not counted").isEqualTo(2);
+
+        List<TimeoutNode> found = new ArrayList<>();
+        handOff.drainTo(found::add);
+        wheel.drainTo(found::add);
+        assertThat(found).containsExactlyInAnyOrderElementsOf(offered);
+    }
+
     @Test
     void theNodeWhoseAddThrew_isDrainedOnce_andNotIfCancelled() {
         FailingWheel wheel = new FailingWheel(0);

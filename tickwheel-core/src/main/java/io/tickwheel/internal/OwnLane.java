@@ -1,0 +1,119 @@
+package io.tickwheel.internal;
+
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * The timeouts the worker thread schedules itself, from the tasks it runs: a heartbeat, a lease
+ * renewal or a retry that re-arms itself. They wait here, in a plain array, until the worker
+ * links them into its wheel at the end of the pass that scheduled them, instead of going
+ * through a lane built for other threads: a CAS to claim a slot, the wake-up handshake, and a
+ * transfer that polls them back out, all to hand a node from the worker to itself.
+ *
+ * <p>Why not link them at once: the task runs from inside {@link TimingWheel#advance}, whose
+ * bucket being drained must not grow under it (with one bucket per wheel, the next tick's node
+ * would land in the very array being walked).
+ *
+ * <p>Counting: {@link #producedCount()} is part of the timer's "scheduled" count (see
+ * {@link HandOff}'s "Counting without a shared counter"). The worker stores it (release) after
+ * the node is in the array and before the node is returned to the task, so a thread that sees
+ * the timeout retired or cancelled sees it scheduled as well: the retire is the worker's own
+ * later release store, and a cancel needs the node, which the task can only have passed on
+ * after that store.
+ *
+ * <p>Threading: worker thread only, except {@link #producedCount()}: single writer (the worker),
+ * any reader (acquire).
+ */
+final class OwnLane {
+
+    private static final int INITIAL_CAPACITY = 16;
+    /** A burst (a task that scheduled a million) grows the array; past this it is let go once empty. */
+    private static final int KEPT_CAPACITY = 1024;
+    private static final int PRODUCED = 0;
+
+    /** Offered and not yet linked, in order; null where a link already took one. */
+    private TimeoutNode[] nodes = new TimeoutNode[INITIAL_CAPACITY];
+    private int count;
+    /** Cell: every node ever offered; worker release, readers acquire. */
+    private final PaddedLongs produced = new PaddedLongs(1);
+
+    /**
+     * Appends {@code node}. If growing the array throws (an {@link OutOfMemoryError}), nothing
+     * was stored or counted, and the schedule that called this throws with it.
+     *
+     * @param node a new pending node, returned to its caller only after this
+     */
+    void offer(final TimeoutNode node) {
+        if (count == nodes.length) {
+            nodes = Arrays.copyOf(nodes, count * 2);
+        }
+        nodes[count++] = node;
+        // Release: pairs with producedCount()'s acquire (see the class comment).
+        produced.setRelease(PRODUCED, produced.getPlain(PRODUCED) + 1);
+    }
+
+    /**
+     * Returns how many nodes were ever offered here. Any thread.
+     *
+     * @return the count
+     */
+    long producedCount() {
+        return produced.getAcquire(PRODUCED);
+    }
+
+    /** Whether nodes wait to be linked; the worker must not park while they do. */
+    boolean isEmpty() {
+        return count == 0;
+    }
+
+    /**
+     * Links the nodes offered so far into {@code wheel}, dropping cancelled ones and giving
+     * {@code due} the ones whose tick the wheel has passed. Nodes that the tasks run by
+     * {@code due} offer meanwhile stay for the next call, so a task that re-arms itself with no
+     * delay cannot keep this call going. If anything here throws, every node not yet taken is
+     * still in the array for {@link #drainTo}.
+     *
+     * @param wheel the worker's wheel
+     * @param due expires a node that is already due
+     * @return how many cancelled nodes were dropped
+     */
+    long linkInto(final TimingWheel wheel, final Consumer<TimeoutNode> due) {
+        int end = count;
+        long dropped = 0;
+        for (int i = 0; i < end; i++) {
+            // Read through the field each time: a task run by due may have grown the array.
+            TimeoutNode node = nodes[i];
+            nodes[i] = null;
+            if (node.isCancelled()) {
+                dropped++;
+            } else if (!wheel.addUnlessDue(node)) {
+                due.accept(node);
+            }
+        }
+        int left = count - end;
+        System.arraycopy(nodes, end, nodes, 0, left);
+        Arrays.fill(nodes, left, count, null);
+        count = left;
+        if (left == 0 && nodes.length > KEPT_CAPACITY) {
+            nodes = new TimeoutNode[INITIAL_CAPACITY];
+        }
+        return dropped;
+    }
+
+    /**
+     * Empties the lane for the final drain, giving {@code sink} every node it still holds.
+     *
+     * @param sink receives each node not yet linked
+     */
+    void drainTo(final Consumer<TimeoutNode> sink) {
+        TimeoutNode[] held = nodes;
+        int end = count;
+        nodes = new TimeoutNode[INITIAL_CAPACITY];
+        count = 0;
+        for (int i = 0; i < end; i++) {
+            if (held[i] != null) {
+                sink.accept(held[i]);
+            }
+        }
+    }
+}
