@@ -238,10 +238,21 @@ abstract class TimerContractTest extends TimerLifecycleContract {
         Timer timer = timer();
         AtomicReference<Timeout> first = new AtomicReference<>();
         AtomicReference<Timeout> second = new AtomicReference<>();
-        Probe one = probe("one", timeout -> second.get().cancel());
-        Probe two = probe("two", timeout -> first.get().cancel());
+        // A task waits until both references are set: on a loaded machine the test thread can be
+        // descheduled for longer than the delay between the two newTimeout calls (CI saw "one" run
+        // with "second" still unset, an NPE in the task, and then both run).
+        CountDownLatch armed = new CountDownLatch(1);
+        Probe one = probe("one", timeout -> {
+            armed.await(10, TimeUnit.SECONDS);
+            second.get().cancel();
+        });
+        Probe two = probe("two", timeout -> {
+            armed.await(10, TimeUnit.SECONDS);
+            first.get().cancel();
+        });
         first.set(timer.newTimeout(one, Duration.ofMillis(3)));
         second.set(timer.newTimeout(two, Duration.ofMillis(3)));
+        armed.countDown();
         awaitUntil(() -> one.runs() + two.runs() > 0);
         awaitSentinel(timer, 30);
         assertThat(one.runs() + two.runs()).isEqualTo(1);
