@@ -15,8 +15,9 @@ import java.util.function.Consumer;
  * would land in the very array being walked).
  *
  * <p>Counting: {@link #producedCount()} is part of the timer's "scheduled" count (see
- * {@link HandOff}'s "Counting without a shared counter"). The worker stores it (release) after
- * the node is in the array and before the node is returned to the task, so a thread that sees
+ * {@link HandOff}'s "Counting without a shared counter"). The worker stores it (release) just
+ * before the node goes into the array, with no call after it (so a StackOverflowError cannot
+ * leave a node stored but not counted), and before the node is returned to the task, so a thread that sees
  * the timeout retired or cancelled sees it scheduled as well: the retire is the worker's own
  * later release store, and a cancel needs the node, which the task can only have passed on
  * after that store.
@@ -38,8 +39,8 @@ final class OwnLane {
     private final PaddedLongs produced = new PaddedLongs(1);
 
     /**
-     * Appends {@code node}. If growing the array throws (an {@link OutOfMemoryError}), nothing
-     * was stored or counted, and the schedule that called this throws with it.
+     * Appends {@code node}. If growing the array or counting throws (an {@link OutOfMemoryError}, a
+     * {@link StackOverflowError}), nothing was stored or counted, and the schedule throws with it.
      *
      * @param node a new pending node, returned to its caller only after this
      */
@@ -47,9 +48,13 @@ final class OwnLane {
         if (count == nodes.length) {
             nodes = Arrays.copyOf(nodes, count * 2);
         }
-        nodes[count++] = node;
-        // Release: pairs with producedCount()'s acquire (see the class comment).
+        TimeoutNode[] into = nodes;
+        int at = count;
+        // Release: pairs with producedCount()'s acquire (see the class comment). Counted before the
+        // store, with no call after it: an Error here leaves nothing stored or counted.
         produced.setRelease(PRODUCED, produced.getPlain(PRODUCED) + 1);
+        into[at] = node;
+        count = at + 1;
     }
 
     /**
