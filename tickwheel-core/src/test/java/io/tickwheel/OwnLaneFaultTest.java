@@ -18,8 +18,6 @@ import org.junit.jupiter.api.Test;
  */
 class OwnLaneFaultTest {
 
-    private static final int WINDOW = 300;
-    private static final int PADS = 8;
     private static final long HOUR_MILLIS = TimeUnit.HOURS.toMillis(1);
     private static final TimerTask TASK = timeout -> { };
 
@@ -65,7 +63,7 @@ class OwnLaneFaultTest {
                 Sweep sweep = new Sweep(timer);
                 timer.newTimeout(timeout -> {
                     try {
-                        sweep.deeper(0);
+                        new StackEdge(sweep).run();
                     } finally {
                         done.countDown();
                     }
@@ -94,51 +92,20 @@ class OwnLaneFaultTest {
         return thread;
     }
 
-    /** Schedules an hour out at each of the last WINDOW frames of a stack that overflows, plus pads. */
-    private static final class Sweep {
+    /** Schedules an hour out at the stack's edge; written by the worker only, read after the round. */
+    private static final class Sweep implements Runnable {
         private final Timer timer;
         /** An array, not a set: nothing in the deep frames may allocate or call more than it must. */
-        final Timeout[] handles = new Timeout[WINDOW + 4 * PADS + 1];
+        final Timeout[] handles = new Timeout[StackEdge.MAX_CALLS + 1];
         int count;
         long overflows;
-        private int bottom = -1;
 
         Sweep(final Timer timer) {
             this.timer = timer;
         }
 
-        @SuppressWarnings("InfiniteRecursion")
-        void deeper(final int depth) {
-            try {
-                deeper(depth + 1);
-            } catch (StackOverflowError expected) {
-                if (bottom < 0) {
-                    bottom = depth;
-                }
-            }
-            if (depth > bottom - WINDOW) {
-                schedule();
-                if (depth > bottom - 4) {
-                    for (int pad = 1; pad <= PADS; pad++) {
-                        padded(pad);
-                    }
-                }
-            }
-        }
-
-        private void padded(final int pad) {
-            try {
-                if (pad == 0) {
-                    schedule();
-                } else {
-                    padded(pad - 1);
-                }
-            } catch (StackOverflowError expected) {
-                overflows++;
-            }
-        }
-
-        private void schedule() {
+        @Override
+        public void run() {
             try {
                 handles[count] = timer.newTimeout(TASK, HOUR_MILLIS, TimeUnit.MILLISECONDS);
                 count++;

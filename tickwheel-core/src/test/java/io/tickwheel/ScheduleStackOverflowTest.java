@@ -14,23 +14,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A real {@link StackOverflowError} at every point of {@code newTimeout}: a thread recurses until
- * its stack overflows, then calls {@code newTimeout} at each of the deepest levels as it unwinds,
- * so that successive calls run out of stack one frame later each time, across every call the
- * schedule path makes (the pending limit, the node's constructor, the hand-off, the wake-up). After
- * many such sweeps the timer must still work: {@code stop()} returns, the pending count equals
- * what {@code stop()} returns, and the pending limit lets in exactly as many more as it should (no slot leaked).
+ * A real {@link StackOverflowError} at every point of {@code newTimeout} (see {@link StackEdge}),
+ * across every call the schedule path makes (the pending limit, the node's constructor, the
+ * hand-off, the wake-up). After many such sweeps the timer must still work: {@code stop()}
+ * returns, the pending count equals what {@code stop()} returns, the pending limit lets in
+ * exactly as many more as it should (no slot leaked), and every accepted timeout fires.
  */
 class ScheduleStackOverflowTest {
 
     private static final int ROUNDS = 300;
-    /** How many of the deepest levels call newTimeout on the way up. */
-    private static final int WINDOW = 300;
-    /** How many of the deepest levels also call it through 1 to {@link #PADS} extra frames. */
-    private static final int PADDED_LEVELS = 4;
-    private static final int PADS = 8;
-    /** The most newTimeout calls one sweep makes. */
-    private static final int PER_SWEEP = WINDOW + PADDED_LEVELS * PADS;
     private static final TimerTask TASK = timeout -> { };
 
     static Stream<LongFunction<Timer>> timers() {
@@ -47,62 +39,27 @@ class ScheduleStackOverflowTest {
         return thread;
     }
 
-    /** One thread's sweep; its fields are written by that thread only, read after join. */
+    /** One thread's newTimeout calls at the stack's edge; written by that thread only, read after join. */
     private static final class Sweep implements Runnable {
         final Timer timer;
-        final Timeout[] handles = new Timeout[PER_SWEEP + 1];
+        final TimerTask task;
+        final long delayMillis;
+        final Timeout[] handles = new Timeout[StackEdge.MAX_CALLS + 1];
         int accepted;
         int overflows;
-        int bottom = -1;
 
-        Sweep(final Timer timer) {
+        Sweep(final Timer timer, final TimerTask task, final long delayMillis) {
             this.timer = timer;
-        }
-
-        @Override
-        public void run() {
-            deeper(0);
-        }
-
-        @SuppressWarnings("InfiniteRecursion") // reason: it recurses until the stack overflows, on purpose
-        private void deeper(final int depth) {
-            try {
-                deeper(depth + 1);
-            } catch (StackOverflowError e) {
-                if (bottom < 0) {
-                    bottom = depth;
-                }
-            }
-            if (depth > bottom - WINDOW) {
-                schedule();
-                if (depth > bottom - PADDED_LEVELS) {
-                    // deeper()'s frame is the sweep's step, and the JIT may make it as big as the
-                    // whole schedule path: then no call would overflow inside it. A few small frames
-                    // more before the call meet the stack's end at finer steps.
-                    for (int pad = 1; pad <= PADS; pad++) {
-                        try {
-                            padded(pad);
-                        } catch (StackOverflowError e) {
-                            // struck in the padding, before newTimeout was called: nothing to count
-                        }
-                    }
-                }
-            }
-        }
-
-        private void padded(final int pad) {
-            if (pad == 0) {
-                schedule();
-            } else {
-                padded(pad - 1);
-            }
+            this.task = task;
+            this.delayMillis = delayMillis;
         }
 
         /** Counts only what strikes in newTimeout (or at its call): the catch is right around it. */
-        private void schedule() {
+        @Override
+        public void run() {
             try {
                 // An array store: a call here would overflow too and lose the handle.
-                handles[accepted] = timer.newTimeout(TASK, 1, TimeUnit.HOURS);
+                handles[accepted] = timer.newTimeout(task, delayMillis, TimeUnit.MILLISECONDS);
                 accepted++;
             } catch (StackOverflowError e) {
                 overflows++;
@@ -110,21 +67,28 @@ class ScheduleStackOverflowTest {
         }
     }
 
-    /** Runs the sweeps; returns every handle a newTimeout call returned. */
+    /** Runs the sweeps of timeouts an hour out; returns every handle a newTimeout call returned. */
     private static Set<Timeout> sweep(final Timer timer) throws InterruptedException {
+        return sweep(timer, TASK, TimeUnit.HOURS.toMillis(1), ROUNDS, null);
+    }
+
+    /** Runs {@code rounds} sweeps; returns every handle a newTimeout call returned, adds up the overflows. */
+    private static Set<Timeout> sweep(final Timer timer, final TimerTask task, final long delayMillis,
+            final int rounds, final long[] overflowCount) throws InterruptedException {
         Set<Timeout> accepted = new HashSet<>();
         long overflows = 0;
-        for (int round = 0; round < ROUNDS; round++) {
-            Sweep sweep = new Sweep(timer);
-            Thread thread = new Thread(null, sweep, "stack-overflow-sweep", 256 * 1024);
-            thread.start();
-            thread.join();
+        for (int round = 0; round < rounds; round++) {
+            Sweep sweep = new Sweep(timer, task, delayMillis);
+            StackEdge.sweepOnNewThread(sweep, "stack-overflow-sweep");
             for (int i = 0; i < sweep.accepted; i++) {
                 accepted.add(sweep.handles[i]);
             }
             overflows += sweep.overflows;
         }
-        assertThat(overflows).as("newTimeout calls that overflowed the stack").isGreaterThan(ROUNDS);
+        assertThat(overflows).as("newTimeout calls that overflowed the stack").isGreaterThan(rounds);
+        if (overflowCount != null) {
+            overflowCount[0] = overflows;
+        }
         return accepted;
     }
 
@@ -159,11 +123,46 @@ class ScheduleStackOverflowTest {
         assertThat(timer.pendingTimeouts()).isZero();
     }
 
+    /**
+     * Timeouts due soon, scheduled at the stack's edge: every accepted one fires, with no schedule
+     * after the sweeps to wake the worker. Before the fix, an overflow that struck a producer
+     * after it had taken the duty to wake the sleeping worker (its node the earliest queued) and
+     * before it woke it left every later node queued behind a worker that slept on: accepted
+     * timeouts never fired.
+     */
+    @ParameterizedTest
+    @MethodSource("timers")
+    void newTimeout_stackOverflowsAtEveryDepth_everyAcceptedTimeoutFires(final LongFunction<Timer> make)
+            throws Exception {
+        Timer timer = make.apply(0);
+        timer.newTimeout(TASK, 1, TimeUnit.HOURS); // starts the worker outside the sweep
+        Set<Timeout> ran = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        TimerTask counting = timeout -> {
+            runs.incrementAndGet();
+            ran.add(timeout);
+        };
+        long[] overflows = new long[1];
+        Set<Timeout> accepted = sweep(timer, counting, 20, ROUNDS / 3, overflows);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!ran.containsAll(accepted) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(100); // for any run that should not come
+        assertThat(ran.containsAll(accepted)).as("every accepted timeout fired within 10 s (%d of %d)",
+                accepted.stream().filter(ran::contains).count(), accepted.size()).isTrue();
+        // A call that threw may have queued its timeout, which then runs like any other, once.
+        assertThat(runs.get()).as("runs (%d overflows)", overflows[0])
+                .isEqualTo(ran.size()).isBetween(accepted.size(), accepted.size() + (int) overflows[0]);
+        assertThat(stopWithin(timer, 10)).as("only the first, an hour out, is left").hasSize(1);
+    }
+
     @ParameterizedTest
     @MethodSource("timers")
     void newTimeout_stackOverflowsAtEveryDepth_pendingLimitPermitsEqualPendingTimeouts(
             final LongFunction<Timer> make) throws Exception {
-        long max = (long) ROUNDS * PER_SWEEP + 1_000;
+        long max = (long) ROUNDS * StackEdge.MAX_CALLS + 1_000;
         Timer timer = make.apply(max);
         timer.newTimeout(TASK, 1, TimeUnit.HOURS);
         sweep(timer);

@@ -30,6 +30,12 @@ final class OwnLane {
     private static final int INITIAL_CAPACITY = 16;
     /** A burst (a task that scheduled a million) grows the array; past this it is let go once empty. */
     private static final int KEPT_CAPACITY = 1024;
+    /**
+     * The most one link takes before the wheel advances again, as for a transfer: a task that
+     * schedules a million from the worker must not hold back every other due timeout for the tens
+     * of milliseconds linking them all takes.
+     */
+    static final int LINK_BATCH = 1 << 16; // HandOff.TRANSFER_BATCH, named here only: the engine sits above
     private static final int PRODUCED = 0;
 
     /** Offered and not yet linked, in order; null where a link already took one. */
@@ -72,10 +78,11 @@ final class OwnLane {
     }
 
     /**
-     * Links the nodes offered so far into {@code wheel}, dropping cancelled ones and giving
-     * {@code due} the ones whose tick the wheel has passed. Nodes that the tasks run by
-     * {@code due} offer meanwhile stay for the next call, so a task that re-arms itself with no
-     * delay cannot keep this call going. If anything here throws, every node not yet taken is
+     * Links the nodes offered so far, up to {@link #LINK_BATCH} of them, into {@code wheel},
+     * dropping cancelled ones and giving {@code due} the ones whose tick the wheel has passed.
+     * Nodes that the tasks run by {@code due} offer meanwhile, and those past the batch, stay for
+     * the next call (the worker does not park while any do), so a task that re-arms itself with
+     * no delay cannot keep this call going. If anything here throws, every node not yet taken is
      * still in the array for {@link #drainTo}.
      *
      * @param wheel the worker's wheel
@@ -83,7 +90,7 @@ final class OwnLane {
      * @return how many cancelled nodes were dropped
      */
     long linkInto(final TimingWheel wheel, final Consumer<TimeoutNode> due) {
-        int end = count;
+        int end = Math.min(count, LINK_BATCH);
         long dropped = 0;
         for (int i = 0; i < end; i++) {
             // Read through the field each time: a task run by due may have grown the array.
@@ -103,6 +110,11 @@ final class OwnLane {
             nodes = new TimeoutNode[INITIAL_CAPACITY];
         }
         return dropped;
+    }
+
+    /** The array's length; for tests. */
+    int capacity() {
+        return nodes.length;
     }
 
     /**

@@ -6,14 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The engine behind {@code WheelScheduledExecutorService}: puts each task's due time on a
@@ -27,22 +26,35 @@ import java.util.concurrent.locks.ReentrantLock;
  *   SHUTDOWN | STOP --registry empty--&gt; TERMINATED      signals awaitTermination
  * </pre>
  * A task is registered before its first timeout is armed and leaves the registry exactly once
- * (see {@link ScheduledTask}); registering checks RUNNING under {@code lock}, so once
- * shutdown has taken its snapshot no task can join, and termination is decided, under that
- * lock, when the last one leaves. The registry is an intrusive doubly linked list, so it
+ * (see {@link ScheduledTask}); registering checks RUNNING under {@code registry}'s monitor, so
+ * once shutdown has taken its snapshot no task can join, and termination is decided, under that
+ * monitor, when the last one leaves. The registry is an intrusive doubly linked list, so it
  * allocates nothing per task and removes in constant time; the sequence number that orders ties
- * comes free with the registration, under the same lock, instead of from a global counter that
- * every executor's callers would contend on. A spin lock (one CAS to take, a plain store to
+ * comes free with the registration, under the same monitor, instead of from a global counter
+ * that every executor's callers would contend on. A spin lock (one CAS to take, a plain store to
  * release) saved about 15 ns per schedule and cancel and was not kept: its waiters park in fixed
  * spells instead of being woken in turn, which many request threads scheduling at once would pay
  * for in latency.
  *
+ * <h2>Errors in a caller's deep stack</h2>
+ * Cancel and schedule run on callers' threads, at any depth, so a {@link StackOverflowError} can
+ * strike at any call they make. The registry is therefore guarded by a monitor, not a
+ * {@code ReentrantLock}: a lock's {@code lock()} and {@code unlock()} are calls, and an overflow
+ * inside either can leave it held by nobody, after which every cancel, shutdown and the timer's
+ * own {@code stop()} (whose cancelled timeouts leave the registry) block forever. Entering and
+ * leaving a monitor are bytecodes that cannot overflow, and leaving it on a throw is the JVM's
+ * job. Inside it there is no call between the writes that must happen together, so a throw
+ * leaves the registry whole. Termination is decided inside it too (a field write); waking
+ * {@code awaitTermination} is a call made after it, which can itself overflow, so waiters look
+ * again every {@link #AWAIT_SPELL_NANOS} however long they wait: a lost wake-up costs at most
+ * that, never a waiter blocked for good.
+ *
  * <p>{@link AbstractExecutorService} supplies invokeAll and invokeAny on top of
  * {@link #execute(Runnable)}.
  *
- * <p>Threading: thread-safe ({@code lock} guards the registry, the sequence and the state
- * writes, and carries the termination signal; {@code runState} is volatile so the fast checks
- * need no lock).
+ * <p>Threading: thread-safe ({@code registry}'s monitor guards the registry, the sequence and
+ * the state writes; {@code runState} is volatile so the fast checks and awaitTermination need
+ * no lock).
  */
 public final class ScheduledExecutorCore extends AbstractExecutorService implements ScheduledTask.Host {
 
@@ -57,6 +69,9 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     private static final int STOP = 2;
     private static final int TERMINATED = 3;
 
+    /** The longest an awaitTermination waiter sleeps before it looks at the run state again. */
+    static final long AWAIT_SPELL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     /** Numbers executors once each, for {@link #ordinal()}. */
     private static final AtomicLong ORDINALS = new AtomicLong();
 
@@ -69,11 +84,13 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     private final TimerCore direct;
     private final TimeoutOwner owner;
     private final Executor workers;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition terminated = lock.newCondition();
-    /** Written under {@code lock}; read anywhere. */
+    /** The monitor that guards the registry, the sequence and the run state's writes. */
+    private final Object registry = new Object();
+    /** Opened once the executor terminates; waiters also look at {@code runState} in spells. */
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    /** Written under {@code registry}'s monitor; read anywhere. */
     private volatile int runState;
-    /** The registry and the last sequence number given; guarded by {@code lock}. */
+    /** The registry and the last sequence number given; guarded by {@code registry}'s monitor. */
     private ScheduledTask<?> first;
     private ScheduledTask<?> last;
     private long sequence;
@@ -137,17 +154,25 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
         long now = System.nanoTime(); // the timer's clock too when direct != null: one reading for both
         ScheduledTask<V> task = new ScheduledTask<>(this, callable, now + Math.max(delay, 0), period);
         track(task);
-        if (delay <= 0) {
-            dispatch(task, true); // no tick to wait for: a zero delay runs now, as in the JDK
-        } else {
-            try {
+        try {
+            if (delay <= 0) {
+                dispatch(task, true); // no tick to wait for: a zero delay runs now, as in the JDK
+            } else {
                 task.arm(now, delay);
-            } catch (Throwable t) {
-                // Refused, or an Error: the caller never gets the task, so it must not stay registered
-                // (it would keep the executor from terminating).
-                untrack(task);
-                throw t;
             }
+        } catch (Throwable t) {
+            // Refused, or an Error anywhere on the way (a deep caller's stack overflow, say, maybe
+            // after the timeout was armed): the caller never gets the task, so it must neither run
+            // nor stay registered (it would keep the executor from terminating). The mark is a
+            // field write, which cannot fail; abandon() is a call, which at the stack's edge can, and
+            // then the mark has the timer's callback, the workers and shutdown finish the job.
+            task.abandoned = true;
+            try {
+                task.abandon();
+            } catch (Throwable again) {
+                // the same Error again (the stack is as deep as it was): the mark finishes the job
+            }
+            throw t;
         }
         return task;
     }
@@ -161,6 +186,10 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
      */
     @Override
     public void dispatch(final ScheduledTask<?> task, final boolean throwOnReject) {
+        if (task.abandoned) {
+            task.abandon(); // its schedule call threw after arming it
+            return;
+        }
         if (!task.claimDispatch()) {
             return; // shutdownNow claimed it first
         }
@@ -184,8 +213,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     }
 
     private void track(final ScheduledTask<?> task) {
-        lock.lock();
-        try {
+        synchronized (registry) {
             if (runState != RUNNING) {
                 throw new RejectedExecutionException("the executor has been shut down");
             }
@@ -197,8 +225,6 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
                 task.prev = last;
             }
             last = task;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -210,8 +236,9 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     @SuppressWarnings("ReferenceEquality") // the registry links objects: identity is the point
     @Override
     public void untrack(final ScheduledTask<?> task) {
-        lock.lock();
-        try {
+        boolean terminatedNow;
+        synchronized (registry) {
+            // Field reads and writes only, no call: nothing here can overflow half-way.
             if (task.prev == null && first != task) {
                 return; // already removed
             }
@@ -227,45 +254,47 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
             }
             task.prev = null;
             task.next = null;
-            tryTerminate();
-        } finally {
-            lock.unlock();
+            terminatedNow = first == null && runState != RUNNING && runState != TERMINATED;
+            if (terminatedNow) {
+                runState = TERMINATED;
+            }
+        }
+        if (terminatedNow) {
+            terminated.countDown();
         }
     }
 
-    /** Under {@code lock}: terminates once shut down with nothing left. */
-    private void tryTerminate() {
-        if (runState != RUNNING && runState != TERMINATED && first == null) {
-            runState = TERMINATED;
-            terminated.signalAll();
-        }
-    }
-
-    /** Moves to {@code target} if behind it and copies the registry, under {@code lock}. */
+    /** Moves to {@code target} if behind it and copies the registry, under {@code registry}'s monitor. */
     private List<ScheduledTask<?>> advanceAndSnapshot(final int target) {
         List<ScheduledTask<?>> tasks = new ArrayList<>();
-        lock.lock();
-        try {
+        boolean terminatedNow;
+        synchronized (registry) {
             if (runState < target) {
                 runState = target;
             }
-            // Before the copy, which allocates: an Error there must not skip termination (and a
-            // non-empty registry terminates later, when its last task leaves).
-            tryTerminate();
+            // Decided before the copy, which allocates: an Error there must not skip termination
+            // (and a non-empty registry terminates later, when its last task leaves).
+            terminatedNow = first == null && runState != TERMINATED;
+            if (terminatedNow) {
+                runState = TERMINATED;
+            }
             for (ScheduledTask<?> task = first; task != null; task = task.next) {
                 tasks.add(task);
             }
-        } finally {
-            lock.unlock();
+        }
+        if (terminatedNow) {
+            terminated.countDown();
         }
         return tasks;
     }
 
     @Override
     public void shutdown() {
-        // Cancelled outside the lock: cancel calls back into untrack and the timer.
+        // Cancelled outside the monitor: cancel calls back into untrack and the timer.
         for (ScheduledTask<?> task : advanceAndSnapshot(SHUTDOWN)) {
-            if (task.isPeriodic()) {
+            if (task.abandoned) {
+                task.abandon();
+            } else if (task.isPeriodic()) {
                 task.cancel(false); // a running one finishes its run, then does not re-arm
             }
         }
@@ -275,7 +304,9 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     public List<Runnable> shutdownNow() {
         List<Runnable> neverStarted = new ArrayList<>();
         for (ScheduledTask<?> task : advanceAndSnapshot(STOP)) {
-            if (task.claimNeverStarted()) {
+            if (task.abandoned) {
+                task.abandon(); // nobody holds it: not one of the tasks to hand back
+            } else if (task.claimNeverStarted()) {
                 if (task.cancel(false)) {
                     neverStarted.add(task);
                 }
@@ -302,18 +333,22 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     @Override
     public boolean awaitTermination(final long timeout, final TimeUnit unit) throws InterruptedException {
         long nanos = unit.toNanos(timeout);
-        lock.lock();
-        try {
-            while (runState != TERMINATED) {
-                if (nanos <= 0) {
-                    return false;
-                }
-                nanos = terminated.awaitNanos(nanos);
-            }
-            return true;
-        } finally {
-            lock.unlock();
+        if (nanos <= 0) {
+            return runState == TERMINATED; // and nanos - elapsed below cannot wrap from Long.MIN_VALUE
         }
+        long start = System.nanoTime();
+        while (runState != TERMINATED) {
+            long left = nanos - (System.nanoTime() - start);
+            if (left <= 0) {
+                return false;
+            }
+            // In spells: the wake-up is a call made after termination is decided, and an Error in
+            // it (a deep caller's stack overflow) would otherwise leave this waiter asleep for good.
+            if (terminated.await(Math.min(left, AWAIT_SPELL_NANOS), TimeUnit.NANOSECONDS)) {
+                return true; // opened only after the state became TERMINATED
+            }
+        }
+        return true;
     }
 
     /** As in the JDK's executor, a body's exception stays in the future that nobody holds. */

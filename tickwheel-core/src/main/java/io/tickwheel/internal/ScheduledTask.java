@@ -36,7 +36,7 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Threading: thread-safe (result via FutureTask; {@code phase} and {@code timeout} via CAS;
  * {@code timeNanos} and {@code runner} are volatile; {@code prev}, {@code next} and
- * {@code sequence} are guarded by the core's registry lock).
+ * {@code sequence} are guarded by the core's registry monitor).
  *
  * @param <V> the result type
  */
@@ -67,7 +67,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     private final long periodNanos;
     /**
      * Breaks ties between equal times in FIFO order, as the JDK does, so compareTo is total:
-     * numbered per executor, in registration order, by the core under its registry lock, before
+     * numbered per executor, in registration order, by the core under its registry monitor, before
      * the task is returned to its caller (which publishes it as the task itself is published).
      */
     long sequence;
@@ -113,7 +113,16 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         long ordinal();
     }
 
-    /** Links of the core's registry; guarded by the core's registry lock. */
+    /**
+     * Set when the schedule call that made this task threw, so nobody holds it: it must never
+     * start a body again and must leave the registry (see {@link #abandon}). A volatile field
+     * write, because the one place that sets it may be at the edge of a stack that just
+     * overflowed, where any call can fail; the timer's callback, the workers' run and shutdown
+     * read it and finish the job if {@link #abandon} could not.
+     */
+    volatile boolean abandoned;
+
+    /** Links of the core's registry; guarded by the core's registry monitor. */
     ScheduledTask<?> prev;
     ScheduledTask<?> next;
 
@@ -185,6 +194,12 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     public void run() {
         if (!casPhase(READY, RUNNING)) {
             return; // claimed by shutdownNow, or not dispatched by the executor
+        }
+        if (abandoned) {
+            // Handed to the workers just before its schedule call threw: nobody holds it.
+            endRun();
+            abandon();
+            return;
         }
         runner = Thread.currentThread();
         boolean again = false;
@@ -262,25 +277,46 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         return true;
     }
 
-    @Override
-    public boolean cancel(final boolean mayInterruptIfRunning) {
-        if (!super.cancel(mayInterruptIfRunning)) {
-            return false;
+    /**
+     * Ends a task whose schedule call threw (see {@link #abandoned}): whatever that failure left
+     * behind (a timeout armed before the Error, a rejection half handled), the task never starts
+     * a body and leaves the registry, unless a body is running, which leaves it when it ends.
+     */
+    void abandon() {
+        if (!cancel(false)) {
+            finishCancel(); // done already: make sure it left the registry
         }
+    }
+
+    /**
+     * For a task already cancelled or failed: what a cancel whose own Error cut it short (a deep
+     * caller's stack overflow) may have left undone, done again; idempotent.
+     */
+    private void finishCancel() {
         Timeout current = timeout;
         try {
-            if (current != null) {
-                current.cancel(); // so the wheel drops it now instead of holding it until its deadline
+            if (current != null && isCancelled()) {
+                current.cancel();
             }
         } finally {
-            // Even if that threw (an Error, or a timer of the caller's own): the task is cancelled and
-            // will never run, and if it stayed registered the executor could never terminate.
+            // Even if that threw (an Error, or a timer of the caller's own): the task will never run,
+            // and if it stayed registered the executor could never terminate.
             int now = getVolatilePhase();
             if (now != RUNNING && now != INTERRUPTING && now != INTERRUPTED) {
                 core.untrack(this); // a running body untracks itself when it ends
             }
         }
-        return true;
+    }
+
+    @Override
+    public boolean cancel(final boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        if (cancelled || isCancelled()) {
+            // The first cancel drops the timeout now (or the wheel holds it until its deadline) and
+            // leaves the registry; a second one finishes what an Error may have cut short in the first.
+            finishCancel();
+        }
+        return cancelled;
     }
 
     /** FutureTask's own check throws a bare NullPointerException; this one names the argument. */

@@ -3,6 +3,8 @@ package io.tickwheel.internal;
 import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
 import io.tickwheel.TimerTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
@@ -24,6 +26,16 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class TimerCore implements StatsSource {
 
+    private static final VarHandle WAKE_LOST;
+
+    static {
+        try {
+            WAKE_LOST = MethodHandles.lookup().findVarHandle(TimerCore.class, "wakeLost", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final String name;
     private final System.Logger logger;
     private final Clock clock;
@@ -37,6 +49,16 @@ public final class TimerCore implements StatsSource {
     private final OwnLane ownLane;
     /** What the worker measures; the callers' counts are read from the hand-off and the limit. */
     private final StatsRecorder stats;
+    /**
+     * Set when an Error (a deep caller's stack overflow) struck a producer between its offer and
+     * the end of its wake-up handshake, which may have taken the duty to wake the worker and not
+     * done it: later offers would then count on a wake-up that never comes (seen: a sleeping
+     * worker, timeouts queued behind it that never fired). Each producer reads it after its offer
+     * (one volatile load, a plain load on x86) and, if set, takes it by swap and wakes the
+     * worker; the swap makes the failed producer's offer visible to whoever wakes for it.
+     */
+    @SuppressWarnings("unused") // accessed through WAKE_LOST too
+    private volatile boolean wakeLost;
 
     /**
      * Creates an engine; nothing runs until {@link #start()} or the first schedule.
@@ -124,13 +146,22 @@ public final class TimerCore implements StatsSource {
             return node;
         }
         int lane = handOff.laneOfCaller();
-        // Checks the pending limit and claims in one step; if it throws, nothing was claimed.
+        // Checks the pending limit and claims in one step; if it throws, nothing was claimed. Its
+        // store is its last step: once it returns the node is queued, whatever is thrown next.
         long index = handOff.offer(lane, node);
-        if (lifecycle.state() != Lifecycle.STARTED) {
-            return resolveRaceWithStop(node, lane);
-        }
-        if (handOff.wakeAfterOffer(lane, index, elapsedDeadline)) {
-            LockSupport.unpark(workerThread);
+        try {
+            if (lifecycle.state() != Lifecycle.STARTED) {
+                return resolveRaceWithStop(node, lane);
+            }
+            if (handOff.wakeAfterOffer(lane, index, elapsedDeadline)
+                    || (wakeLost && (boolean) WAKE_LOST.getAndSet(this, false))) {
+                LockSupport.unpark(workerThread);
+            }
+        } catch (Throwable t) {
+            // A field write, which cannot fail where a call just did; the next producer wakes the
+            // worker in our place (a wake-up too many at worst).
+            wakeLost = true;
+            throw t;
         }
         return node;
     }

@@ -88,11 +88,36 @@ class OwnLaneTest {
         List<TimeoutNode> fired = new ArrayList<>();
         wheel.advance(5_000 * TICK, fired::add);
         assertThat(fired).containsExactlyElementsOf(offered);
+        assertThat(lane.capacity()).as("the burst's array let go once empty").isEqualTo(16);
         // After the burst it works as new.
         lane.offer(node(5_001 * TICK));
         assertThat(lane.linkInto(wheel, n -> { })).isZero();
         assertThat(wheel.size()).isEqualTo(1);
         assertThat(lane.producedCount()).isEqualTo(5_001);
+    }
+
+    @Test
+    void link_takesAtMostOneBatch_theRestWaitsInOrderForTheNext() {
+        OwnLane lane = new OwnLane();
+        HierarchicalWheel wheel = new HierarchicalWheel(0, TICK, 6);
+        int total = OwnLane.LINK_BATCH + 100;
+        List<TimeoutNode> offered = new ArrayList<>();
+        for (int i = 0; i < total; i++) {
+            TimeoutNode node = node((i + 1) * TICK);
+            offered.add(node);
+            lane.offer(node);
+        }
+
+        lane.linkInto(wheel, n -> { });
+        assertThat(wheel.size()).as("one batch linked").isEqualTo(OwnLane.LINK_BATCH);
+        assertThat(lane.isEmpty()).as("the rest waits: the worker must not park").isFalse();
+        lane.linkInto(wheel, n -> { });
+        assertThat(wheel.size()).isEqualTo(total);
+        assertThat(lane.isEmpty()).isTrue();
+
+        List<TimeoutNode> fired = new ArrayList<>();
+        wheel.advance(total * TICK, fired::add);
+        assertThat(fired).containsExactlyElementsOf(offered);
     }
 
     @Test

@@ -13,10 +13,12 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * Hazard: the last pending task is cancelled while another thread shuts the executor down and
- * waits for termination. Termination is decided under the registry's lock (by the
+ * waits for termination. Termination is decided under the registry's monitor (by the
  * cancel's departure or by shutdown's own check, whichever finds the registry empty after the
- * state moved) and signalled afterwards under the condition's lock. If both or neither decided
- * it, or the signal could reach the waiter before it waited, awaitTermination would time out.
+ * state moved) and signalled afterwards through a latch. If neither decided it, awaitTermination
+ * would time out; if both did, the second would find the state already TERMINATED. A lost signal
+ * alone would not show here: the waiter looks at the state again every 100 ms, so it costs at
+ * most that (see ScheduledExecutorCore's "Errors in a caller's deep stack").
  *
  * <p>The rule: the cancel succeeds, awaitTermination returns true (well within its 10 s), and
  * the executor is terminated.

@@ -1,0 +1,251 @@
+package io.tickwheel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A real {@link StackOverflowError} at every depth of {@code WheelScheduledExecutorService}'s
+ * schedule and cancel paths (see {@link StackEdge}). Neither may leave the executor wedged (a
+ * registry lock held by nobody, so every later cancel, shutdown and the timer's own stop() block
+ * for good) or unable to terminate (a task registered that nobody holds and nothing will run),
+ * and a schedule call that threw must not run its task.
+ *
+ * <p>Every wait here is bounded and made on a helper thread where it could block, so a wedge
+ * fails the test instead of hanging it.
+ */
+class ExecutorStackOverflowTest {
+
+    private static final int ROUNDS = 40;
+    private static final long PATIENCE_SECONDS = 10;
+
+    private final HierarchicalWheelTimer timer = HierarchicalWheelTimer.builder()
+            .threadFactory(r -> daemon(r, "executor-overflow-timer")).tickDuration(Duration.ofMillis(1)).build();
+    /**
+     * Not a JDK pool: with no delay the task is handed to the workers on the deep stack, and a
+     * {@code ThreadPoolExecutor}'s queue lock is itself left held by an overflow inside its offer
+     * (seen here: the pool's threads and its shutdownNow() blocked for good). The executor cannot
+     * make its caller's workers safe; these are, so the test sees only the executor's own paths.
+     */
+    private final PollingWorkers workers = new PollingWorkers();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        workers.stop();
+        assertThat(callWithin(timer::stop)).as("the timer's stop() returns").isNotNull();
+    }
+
+    private static Thread daemon(final Runnable r, final String name) {
+        Thread thread = new Thread(r, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /** Calls {@code call} on a helper thread and fails if it has not returned within the patience. */
+    private static <T> T callWithin(final java.util.concurrent.Callable<T> call) throws InterruptedException {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread helper = daemon(() -> {
+            try {
+                result.set(call.call());
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "executor-overflow-caller");
+        helper.start();
+        helper.join(TimeUnit.SECONDS.toMillis(PATIENCE_SECONDS));
+        assertThat(helper.isAlive()).as("still blocked after %d s: the executor is wedged", PATIENCE_SECONDS)
+                .isFalse();
+        assertThat(failure.get()).as("failure of the call").isNull();
+        return result.get();
+    }
+
+    /**
+     * shutdown() first, so that each cancel is the one that may find the registry empty and
+     * terminate the executor; then a cancel at every depth. Before the fix, an overflow inside the
+     * registry lock's lock or unlock left it held: the next cancel blocked forever.
+     */
+    @Test
+    void cancelAfterShutdown_stackOverflowsAtEveryDepth_executorTerminatesAndTimerStops() throws Exception {
+        long overflows = 0;
+        for (int round = 0; round < ROUNDS; round++) {
+            WheelScheduledExecutorService executor = new WheelScheduledExecutorService(timer, workers);
+            List<ScheduledFuture<?>> futures = new ArrayList<>();
+            for (int i = 0; i < StackEdge.MAX_CALLS; i++) {
+                futures.add(executor.schedule(() -> { }, 1, TimeUnit.HOURS));
+            }
+            executor.shutdown();
+            CancelSweep sweep = new CancelSweep(futures.toArray(new ScheduledFuture<?>[0]));
+            StackEdge.sweepOnNewThread(sweep, "executor-overflow-cancel-sweep");
+            overflows += sweep.overflows;
+
+            String what = "round " + round;
+            // A cancel that threw may or may not have cancelled; doing it again is a no-op or finishes it.
+            assertThat(callWithin(() -> {
+                futures.forEach(future -> future.cancel(false));
+                return executor.awaitTermination(PATIENCE_SECONDS, TimeUnit.SECONDS);
+            })).as(what + ": terminated once every task is cancelled").isTrue();
+            assertThat(executor.isTerminated()).as(what).isTrue();
+            assertThat(callWithin(executor::shutdownNow)).as(what + ": nothing left registered").isEmpty();
+            assertThat(futures).as(what).allMatch(ScheduledFuture::isCancelled);
+        }
+        assertThat(overflows).as("cancel calls that overflowed the stack").isGreaterThan(ROUNDS);
+    }
+
+    /**
+     * A schedule at every depth: a call that returned a future has registered a task that runs once;
+     * a call that threw leaves nothing registered, and its task never runs unless it had no delay
+     * and the workers started it before the Error reached the caller; so once every returned task
+     * has run the executor terminates on shutdown().
+     */
+    @Test
+    void schedule_stackOverflowsAtEveryDepth_thrownCallsNeverRunAndExecutorTerminates() throws Exception {
+        long overflows = 0;
+        for (int round = 0; round < ROUNDS; round++) {
+            WheelScheduledExecutorService executor = new WheelScheduledExecutorService(timer, workers);
+            AtomicInteger ran = new AtomicInteger();
+            ScheduleSweep sweep = new ScheduleSweep(executor, ran, round % 2 == 0 ? 0 : 50);
+            StackEdge.sweepOnNewThread(sweep, "executor-overflow-schedule-sweep");
+            overflows += sweep.overflows;
+
+            String what = "round " + round + ", delay " + sweep.delayMillis + " ms, " + sweep.accepted + " accepted";
+            assertThat(callWithin(() -> {
+                for (int i = 0; i < sweep.accepted; i++) {
+                    sweep.futures[i].get(PATIENCE_SECONDS, TimeUnit.SECONDS);
+                }
+                executor.shutdown();
+                return executor.awaitTermination(PATIENCE_SECONDS, TimeUnit.SECONDS);
+            })).as(what + ": terminated after every accepted task ran").isTrue();
+            // A task whose schedule call threw after arming it would have run by now.
+            Thread.sleep(100);
+            if (sweep.delayMillis > 0) {
+                assertThat(ran.get()).as(what + ": runs").isEqualTo(sweep.accepted);
+            } else {
+                // No delay: the workers may have started a body before the Error reached the caller.
+                assertThat(ran.get()).as(what + ": runs")
+                        .isBetween(sweep.accepted, sweep.accepted + (int) sweep.overflows);
+            }
+        }
+        assertThat(overflows).as("schedule calls that overflowed the stack").isGreaterThan(ROUNDS);
+    }
+
+    /**
+     * Workers a stack overflow in {@code execute} cannot wedge: the hand-over is one lock-free
+     * offer, and the thread polls in short spells instead of waiting to be woken.
+     */
+    private static final class PollingWorkers extends java.util.concurrent.AbstractExecutorService {
+        private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> queue =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
+        private volatile boolean stopped;
+        private final Thread thread = daemon(this::loop, "executor-overflow-worker");
+
+        PollingWorkers() {
+            thread.start();
+        }
+
+        private void loop() {
+            while (!stopped) {
+                Runnable next = queue.poll();
+                if (next == null) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                } else {
+                    next.run();
+                }
+            }
+        }
+
+        void stop() throws InterruptedException {
+            stopped = true;
+            thread.join(TimeUnit.SECONDS.toMillis(PATIENCE_SECONDS));
+        }
+
+        @Override
+        public void execute(final Runnable command) {
+            queue.offer(command);
+        }
+
+        @Override
+        public void shutdown() {
+            stopped = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            stopped = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return stopped;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return !thread.isAlive();
+        }
+
+        @Override
+        public boolean awaitTermination(final long timeout, final TimeUnit unit) throws InterruptedException {
+            thread.join(unit.toMillis(timeout));
+            return !thread.isAlive();
+        }
+    }
+
+    /** Cancels the next future at each level; written by the sweeping thread, read after its join. */
+    private static final class CancelSweep implements Runnable {
+        private final ScheduledFuture<?>[] futures;
+        private int next;
+        long overflows;
+
+        CancelSweep(final ScheduledFuture<?>[] futures) {
+            this.futures = futures;
+        }
+
+        @Override
+        public void run() {
+            if (next == futures.length) {
+                return;
+            }
+            try {
+                futures[next++].cancel(false);
+            } catch (StackOverflowError e) {
+                overflows++;
+            }
+        }
+    }
+
+    /** Schedules a counting task at each level; written by the sweeping thread, read after its join. */
+    private static final class ScheduleSweep implements Runnable {
+        private final WheelScheduledExecutorService executor;
+        private final Runnable body;
+        final long delayMillis;
+        final ScheduledFuture<?>[] futures = new ScheduledFuture<?>[StackEdge.MAX_CALLS + 1];
+        int accepted;
+        long overflows;
+
+        ScheduleSweep(final WheelScheduledExecutorService executor, final AtomicInteger ran, final long delayMillis) {
+            this.executor = executor;
+            this.body = ran::incrementAndGet;
+            this.delayMillis = delayMillis;
+        }
+
+        @Override
+        public void run() {
+            try {
+                futures[accepted] = executor.schedule(body, delayMillis, TimeUnit.MILLISECONDS);
+                accepted++;
+            } catch (StackOverflowError e) {
+                overflows++;
+            }
+        }
+    }
+}
