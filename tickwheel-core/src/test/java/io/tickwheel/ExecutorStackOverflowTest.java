@@ -83,7 +83,7 @@ class ExecutorStackOverflowTest {
                 futures.add(executor.schedule(() -> { }, 1, TimeUnit.HOURS));
             }
             executor.shutdown();
-            CancelSweep sweep = new CancelSweep(futures.toArray(new ScheduledFuture<?>[0]));
+            CancelSweep sweep = new CancelSweep(futures.toArray(new ScheduledFuture<?>[0]), false);
             StackEdge.sweepOnNewThread(sweep, "executor-overflow-cancel-sweep");
             overflows += sweep.overflows;
 
@@ -200,14 +200,126 @@ class ExecutorStackOverflowTest {
         }
     }
 
+    /**
+     * cancel(true) at every depth, on tasks whose bodies are running. FutureTask's own interrupt
+     * path, cut short by an overflow, left its state INTERRUPTING for good: the body's run then
+     * spun on it forever and the executor never terminated, not even after shutdownNow()
+     * (found by review, 2026-11-28).
+     */
+    @Test
+    void cancelTrueOnRunningBodies_stackOverflowsAtEveryDepth_everyRunEndsAndExecutorTerminates()
+            throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool(
+                r -> daemon(r, "executor-overflow-pool"));
+        try {
+            long overflows = 0;
+            for (int round = 0; round < ROUNDS / 8; round++) {
+                WheelScheduledExecutorService executor = new WheelScheduledExecutorService(timer, pool);
+                int n = StackEdge.MAX_CALLS;
+                java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(n);
+                java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+                AtomicInteger ended = new AtomicInteger();
+                List<ScheduledFuture<?>> futures = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    futures.add(executor.schedule(() -> {
+                        started.countDown();
+                        while (true) {
+                            try {
+                                if (release.await(1, TimeUnit.MILLISECONDS)) {
+                                    break;
+                                }
+                            } catch (InterruptedException interruptedByCancel) {
+                                // the body ignores it and runs on until released
+                            }
+                        }
+                        ended.incrementAndGet();
+                    }, 0, TimeUnit.MILLISECONDS));
+                }
+                assertThat(started.await(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("every body running").isTrue();
+                CancelSweep sweep = new CancelSweep(futures.toArray(new ScheduledFuture<?>[0]), true);
+                StackEdge.sweepOnNewThread(sweep, "executor-overflow-cancel-true-sweep");
+                overflows += sweep.overflows;
+                futures.forEach(future -> future.cancel(true));
+                release.countDown();
+
+                String what = "round " + round;
+                assertThat(callWithin(() -> {
+                    executor.shutdown();
+                    return executor.awaitTermination(PATIENCE_SECONDS, TimeUnit.SECONDS);
+                })).as(what + ": terminated once every body ended").isTrue();
+                assertThat(ended.get()).as(what + ": bodies that ran to their end").isEqualTo(n);
+                assertThat(futures).as(what).allMatch(ScheduledFuture::isCancelled);
+            }
+            assertThat(overflows).as("cancel(true) calls that overflowed the stack").isPositive();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * cancel at every depth while a thread waits in get() on each future: every waiter is released.
+     * FutureTask wakes its waiters with calls made after the state is set, so an overflow among
+     * them left waiters asleep for good on a cancelled future (5 to 16 per round; found by review,
+     * 2026-11-28); get() now waits in spells.
+     */
+    @Test
+    void cancel_stackOverflowsAtEveryDepth_everyGetWaiterIsReleased() throws Exception {
+        long overflows = 0;
+        for (int round = 0; round < ROUNDS / 8; round++) {
+            WheelScheduledExecutorService executor = new WheelScheduledExecutorService(timer, workers);
+            List<ScheduledFuture<?>> futures = new ArrayList<>();
+            List<Thread> waiters = new ArrayList<>();
+            AtomicInteger cancelledSeen = new AtomicInteger();
+            for (int i = 0; i < StackEdge.MAX_CALLS; i++) {
+                ScheduledFuture<?> future = executor.schedule(() -> { }, 1, TimeUnit.HOURS);
+                futures.add(future);
+                Thread waiter = daemon(() -> {
+                    try {
+                        future.get();
+                    } catch (java.util.concurrent.CancellationException expected) {
+                        cancelledSeen.incrementAndGet();
+                    } catch (Exception unexpected) {
+                        // counted by its absence from cancelledSeen
+                    }
+                }, "executor-overflow-get-waiter");
+                waiter.start();
+                waiters.add(waiter);
+            }
+            for (Thread waiter : waiters) {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+                while (waiter.getState() != Thread.State.TIMED_WAITING && waiter.getState() != Thread.State.WAITING
+                        && System.nanoTime() < until) {
+                    Thread.sleep(1);
+                }
+            }
+            CancelSweep sweep = new CancelSweep(futures.toArray(new ScheduledFuture<?>[0]), false);
+            StackEdge.sweepOnNewThread(sweep, "executor-overflow-cancel-sweep");
+            overflows += sweep.overflows;
+            futures.forEach(future -> future.cancel(false));
+
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+            for (Thread waiter : waiters) {
+                waiter.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime())));
+            }
+            long blocked = waiters.stream().filter(Thread::isAlive).count();
+            assertThat(blocked).as("round %d: get() waiters still blocked on a cancelled future", round).isZero();
+            assertThat(cancelledSeen.get()).as("round %d: waiters told it was cancelled", round)
+                    .isEqualTo(StackEdge.MAX_CALLS);
+            assertThat(callWithin(executor::shutdownNow)).isEmpty();
+        }
+        assertThat(overflows).as("cancel calls that overflowed the stack").isPositive();
+    }
+
     /** Cancels the next future at each level; written by the sweeping thread, read after its join. */
     private static final class CancelSweep implements Runnable {
         private final ScheduledFuture<?>[] futures;
+        private final boolean interrupt;
         private int next;
         long overflows;
 
-        CancelSweep(final ScheduledFuture<?>[] futures) {
+        CancelSweep(final ScheduledFuture<?>[] futures, final boolean interrupt) {
             this.futures = futures;
+            this.interrupt = interrupt;
         }
 
         @Override
@@ -216,7 +328,7 @@ class ExecutorStackOverflowTest {
                 return;
             }
             try {
-                futures[next++].cancel(false);
+                futures[next++].cancel(interrupt);
             } catch (StackOverflowError e) {
                 overflows++;
             }

@@ -38,8 +38,10 @@ final class OwnLane {
     static final int LINK_BATCH = 1 << 16; // HandOff.TRANSFER_BATCH, named here only: the engine sits above
     private static final int PRODUCED = 0;
 
-    /** Offered and not yet linked, in order; null where a link already took one. */
+    /** Offered and not yet linked, in order, from {@code head} to {@code count}; null before head. */
     private TimeoutNode[] nodes = new TimeoutNode[INITIAL_CAPACITY];
+    /** The first node not yet linked: a link past a batch moves it instead of shifting the rest. */
+    private int head;
     private int count;
     /** Cell: every node ever offered; worker release, readers acquire. */
     private final PaddedLongs produced = new PaddedLongs(1);
@@ -52,7 +54,7 @@ final class OwnLane {
      */
     void offer(final TimeoutNode node) {
         if (count == nodes.length) {
-            nodes = Arrays.copyOf(nodes, count * 2);
+            makeRoom();
         }
         TimeoutNode[] into = nodes;
         int at = count;
@@ -72,9 +74,25 @@ final class OwnLane {
         return produced.getAcquire(PRODUCED);
     }
 
+    /**
+     * Moves the nodes not yet linked to the array's start if that frees at least half of it, else
+     * doubles it. Moving only then keeps a burst linked batch by batch linear in its size.
+     */
+    private void makeRoom() {
+        int left = count - head;
+        if (head >= nodes.length / 2) {
+            System.arraycopy(nodes, head, nodes, 0, left);
+            Arrays.fill(nodes, left, count, null);
+        } else {
+            nodes = Arrays.copyOfRange(nodes, head, head + nodes.length * 2);
+        }
+        head = 0;
+        count = left;
+    }
+
     /** Whether nodes wait to be linked; the worker must not park while they do. */
     boolean isEmpty() {
-        return count == 0;
+        return head == count;
     }
 
     /**
@@ -90,24 +108,26 @@ final class OwnLane {
      * @return how many cancelled nodes were dropped
      */
     long linkInto(final TimingWheel wheel, final Consumer<TimeoutNode> due) {
-        int end = Math.min(count, LINK_BATCH);
+        int batch = Math.min(count - head, LINK_BATCH);
         long dropped = 0;
-        for (int i = 0; i < end; i++) {
-            // Read through the field each time: a task run by due may have grown the array.
-            TimeoutNode node = nodes[i];
-            nodes[i] = null;
+        for (int taken = 0; taken < batch; taken++) {
+            // Through the fields each time: a task run by due may have offered more, and room for
+            // them may have moved the nodes not yet taken (head with them).
+            TimeoutNode node = nodes[head];
+            nodes[head] = null;
+            head++;
             if (node.isCancelled()) {
                 dropped++;
             } else if (!wheel.addUnlessDue(node)) {
                 due.accept(node);
             }
         }
-        int left = count - end;
-        System.arraycopy(nodes, end, nodes, 0, left);
-        Arrays.fill(nodes, left, count, null);
-        count = left;
-        if (left == 0 && nodes.length > KEPT_CAPACITY) {
-            nodes = new TimeoutNode[INITIAL_CAPACITY];
+        if (head == count) {
+            head = 0;
+            count = 0;
+            if (nodes.length > KEPT_CAPACITY) {
+                nodes = new TimeoutNode[INITIAL_CAPACITY];
+            }
         }
         return dropped;
     }
@@ -124,10 +144,12 @@ final class OwnLane {
      */
     void drainTo(final Consumer<TimeoutNode> sink) {
         TimeoutNode[] held = nodes;
+        int start = head;
         int end = count;
         nodes = new TimeoutNode[INITIAL_CAPACITY];
+        head = 0;
         count = 0;
-        for (int i = 0; i < end; i++) {
+        for (int i = start; i < end; i++) {
             if (held[i] != null) {
                 sink.accept(held[i]);
             }

@@ -70,7 +70,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     private static final int TERMINATED = 3;
 
     /** The longest an awaitTermination waiter sleeps before it looks at the run state again. */
-    static final long AWAIT_SPELL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    static final long AWAIT_SPELL_NANOS = ScheduledTask.WAIT_SPELL_NANOS;
 
     /** Numbers executors once each, for {@link #ordinal()}. */
     private static final AtomicLong ORDINALS = new AtomicLong();
@@ -162,8 +162,9 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
             }
         } catch (Throwable t) {
             // Refused, or an Error anywhere on the way (a deep caller's stack overflow, say, maybe
-            // after the timeout was armed): the caller never gets the task, so it must neither run
-            // nor stay registered (it would keep the executor from terminating). The mark is a
+            // after the timeout was armed): the caller never gets the task, so it must not stay
+            // registered (it would keep the executor from terminating), and it does not run unless
+            // it fell due before we got here (docs/FAULTS.md). The mark is a
             // field write, which cannot fail; abandon() is a call, which at the stack's edge can, and
             // then the mark has the timer's callback, the workers and shutdown finish the job.
             task.abandoned = true;

@@ -49,6 +49,12 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     private static final int INTERRUPTED = 4;
     private static final int DEAD = 5;
 
+    /**
+     * The longest a waiter in {@link #get()} (and the executor's awaitTermination) sleeps before
+     * it looks at the state again; see {@link #get()}.
+     */
+    static final long WAIT_SPELL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private static final VarHandle PHASE;
     private static final VarHandle TIMEOUT;
 
@@ -82,8 +88,10 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      * the Dekker pair that makes cancel and re-arm each see the other: see {@link #arm}.
      */
     private volatile Timeout timeout;
-    /** The run phase above; every access is volatile (CAS, getVolatile, setVolatile). */
-    @SuppressWarnings("unused") // accessed through PHASE
+    /**
+     * The run phase above; every access is volatile (CAS, getVolatile, setVolatile, and one plain
+     * volatile write in {@link #interruptRun}).
+     */
     private volatile int phase;
     /**
      * The thread running the body. Written (volatile) by that thread after its RUNNING CAS and
@@ -114,8 +122,8 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     }
 
     /**
-     * Set when the schedule call that made this task threw, so nobody holds it: it must never
-     * start a body again and must leave the registry (see {@link #abandon}). A volatile field
+     * Set when the schedule call that made this task threw, so nobody holds it: it must leave the
+     * registry, and starts no body from then on (see {@link #abandon}). A volatile field
      * write, because the one place that sets it may be at the edge of a stack that just
      * overflowed, where any call can fail; the timer's callback, the workers' run and shutdown
      * read it and finish the job if {@link #abandon} could not.
@@ -176,7 +184,11 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         return casPhase(WAITING, DEAD) || casPhase(READY, DEAD);
     }
 
-    /** For shutdownNow: interrupts the body if it is running (best effort, as the JDK says). */
+    /**
+     * For shutdownNow and cancel(true): interrupts the body if it is running (best effort, as the
+     * JDK says). The run's end waits while the phase is INTERRUPTING, so leaving it is a field
+     * write in a finally: no call there that a deep caller's stack overflow could cut short.
+     */
     void interruptRun() {
         if (casPhase(RUNNING, INTERRUPTING)) {
             try {
@@ -185,7 +197,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
                     thread.interrupt();
                 }
             } finally {
-                setVolatilePhase(INTERRUPTED);
+                phase = INTERRUPTED;
             }
         }
     }
@@ -279,8 +291,8 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
 
     /**
      * Ends a task whose schedule call threw (see {@link #abandoned}): whatever that failure left
-     * behind (a timeout armed before the Error, a rejection half handled), the task never starts
-     * a body and leaves the registry, unless a body is running, which leaves it when it ends.
+     * behind (a timeout armed before the Error, a rejection half handled), the task starts no body
+     * from now on and leaves the registry, unless a body is running, which leaves it when it ends.
      */
     void abandon() {
         if (!cancel(false)) {
@@ -295,7 +307,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     private void finishCancel() {
         Timeout current = timeout;
         try {
-            if (current != null && isCancelled()) {
+            if (current != null && isCancelled() && !current.isCancelled() && !current.isExpired()) {
                 current.cancel();
             }
         } finally {
@@ -310,7 +322,14 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
 
     @Override
     public boolean cancel(final boolean mayInterruptIfRunning) {
-        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        // Never FutureTask's own interrupt: it moves its state to INTERRUPTING, interrupts, then
+        // sets INTERRUPTED, and if an Error cut that short (a deep caller's stack overflow) the
+        // state would stay INTERRUPTING for good, and the body's run spins on it forever, so the
+        // task never ends and the executor never terminates. Ours ends with a field write.
+        boolean cancelled = super.cancel(false);
+        if (cancelled && mayInterruptIfRunning) {
+            interruptRun();
+        }
         if (cancelled || isCancelled()) {
             // The first cancel drops the timeout now (or the wheel holds it until its deadline) and
             // leaves the registry; a second one finishes what an Error may have cut short in the first.
@@ -319,11 +338,45 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         return cancelled;
     }
 
-    /** FutureTask's own check throws a bare NullPointerException; this one names the argument. */
+    /**
+     * Waits in spells of {@link #WAIT_SPELL_NANOS}: FutureTask wakes its waiters with calls made
+     * after the result is set, and a deep caller's stack overflow among them (a cancel far down a
+     * stack) would leave a waiter asleep for good on a future that is done. Each spell looks at
+     * the state again, so such a lost wake-up costs at most one spell.
+     */
+    @Override
+    public V get() throws InterruptedException, ExecutionException {
+        while (true) {
+            try {
+                return super.get(WAIT_SPELL_NANOS, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException spellOver) {
+                // not done yet: wait another spell
+            }
+        }
+    }
+
+    /**
+     * As {@link #get()}, in spells, up to {@code timeout}; FutureTask's own check throws a bare
+     * NullPointerException, this one names the argument.
+     */
     @Override
     public V get(final long timeout, final TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        return super.get(timeout, Checks.notNull(unit, "unit"));
+        long nanos = Checks.notNull(unit, "unit").toNanos(timeout);
+        if (nanos <= WAIT_SPELL_NANOS) {
+            return super.get(nanos, TimeUnit.NANOSECONDS);
+        }
+        long start = System.nanoTime();
+        while (true) {
+            long left = nanos - (System.nanoTime() - start); // nanos > 0: cannot wrap
+            try {
+                return super.get(Math.min(left, WAIT_SPELL_NANOS), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException spellOver) {
+                if (left <= WAIT_SPELL_NANOS) {
+                    throw spellOver;
+                }
+            }
+        }
     }
 
     @Override

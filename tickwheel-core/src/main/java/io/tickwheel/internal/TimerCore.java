@@ -55,7 +55,10 @@ public final class TimerCore implements StatsSource {
      * done it: later offers would then count on a wake-up that never comes (seen: a sleeping
      * worker, timeouts queued behind it that never fired). Each producer reads it after its offer
      * (one volatile load, a plain load on x86) and, if set, takes it by swap and wakes the
-     * worker; the swap makes the failed producer's offer visible to whoever wakes for it.
+     * worker; the swap makes the failed producer's offer visible to whoever wakes for it. Not
+     * closed: a producer that offered and read this between the failed one taking the duty and
+     * its Error waits, as the failed one's own timeout does, for the next schedule or due timeout
+     * (closing it would need the worker to wake in spells even when idle).
      */
     @SuppressWarnings("unused") // accessed through WAKE_LOST too
     private volatile boolean wakeLost;
