@@ -92,6 +92,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      * The run phase above; every access is volatile (CAS, getVolatile, setVolatile, and one plain
      * volatile write in {@link #interruptRun}).
      */
+    @SuppressWarnings("unused") // read only through PHASE
     private volatile int phase;
     /**
      * The thread running the body. Written (volatile) by that thread after its RUNNING CAS and
