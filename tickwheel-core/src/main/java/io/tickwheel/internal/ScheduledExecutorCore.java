@@ -70,7 +70,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     private static final int TERMINATED = 3;
 
     /** The longest an awaitTermination waiter sleeps before it looks at the run state again. */
-    static final long AWAIT_SPELL_NANOS = ScheduledTask.WAIT_SPELL_NANOS;
+    static final long AWAIT_SPELL_NANOS = SpellWait.NANOS;
 
     /** Numbers executors once each, for {@link #ordinal()}. */
     private static final AtomicLong ORDINALS = new AtomicLong();

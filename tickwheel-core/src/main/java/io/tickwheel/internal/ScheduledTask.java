@@ -49,12 +49,6 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     private static final int INTERRUPTED = 4;
     private static final int DEAD = 5;
 
-    /**
-     * The longest a waiter in {@link #get()} (and the executor's awaitTermination) sleeps before
-     * it looks at the state again; see {@link #get()}.
-     */
-    static final long WAIT_SPELL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
     private static final VarHandle PHASE;
     private static final VarHandle TIMEOUT;
 
@@ -340,44 +334,24 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     }
 
     /**
-     * Waits in spells of {@link #WAIT_SPELL_NANOS}: FutureTask wakes its waiters with calls made
-     * after the result is set, and a deep caller's stack overflow among them (a cancel far down a
-     * stack) would leave a waiter asleep for good on a future that is done. Each spell looks at
-     * the state again, so such a lost wake-up costs at most one spell.
+     * In spells ({@link SpellWait}): FutureTask wakes its waiters with calls made after the result
+     * is set, and a deep caller's stack overflow among them (a cancel far down a stack) would
+     * otherwise leave a waiter asleep for good on a future that is done.
      */
     @Override
     public V get() throws InterruptedException, ExecutionException {
-        while (true) {
-            try {
-                return super.get(WAIT_SPELL_NANOS, TimeUnit.NANOSECONDS);
-            } catch (TimeoutException spellOver) {
-                // not done yet: wait another spell
-            }
-        }
+        return SpellWait.untimed(this::getWithin);
     }
 
-    /**
-     * As {@link #get()}, in spells, up to {@code timeout}; FutureTask's own check throws a bare
-     * NullPointerException, this one names the argument.
-     */
+    /** As {@link #get()}; FutureTask's own check throws a bare NullPointerException, this names the argument. */
     @Override
     public V get(final long timeout, final TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        long nanos = Checks.notNull(unit, "unit").toNanos(timeout);
-        if (nanos <= WAIT_SPELL_NANOS) {
-            return super.get(nanos, TimeUnit.NANOSECONDS);
-        }
-        long start = System.nanoTime();
-        while (true) {
-            long left = nanos - (System.nanoTime() - start); // nanos > 0: cannot wrap
-            try {
-                return super.get(Math.min(left, WAIT_SPELL_NANOS), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException spellOver) {
-                if (left <= WAIT_SPELL_NANOS) {
-                    throw spellOver;
-                }
-            }
-        }
+        return SpellWait.timed(this::getWithin, Checks.notNull(unit, "unit").toNanos(timeout));
+    }
+
+    private V getWithin(final long nanos) throws InterruptedException, ExecutionException, TimeoutException {
+        return super.get(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
