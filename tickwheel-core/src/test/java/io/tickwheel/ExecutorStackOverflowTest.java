@@ -219,8 +219,11 @@ class ExecutorStackOverflowTest {
                 java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(n);
                 java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
                 AtomicInteger ended = new AtomicInteger();
+                java.util.concurrent.atomic.AtomicIntegerArray interrupted =
+                        new java.util.concurrent.atomic.AtomicIntegerArray(n);
                 List<ScheduledFuture<?>> futures = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
+                    int body = i;
                     futures.add(executor.schedule(() -> {
                         started.countDown();
                         while (true) {
@@ -229,7 +232,7 @@ class ExecutorStackOverflowTest {
                                     break;
                                 }
                             } catch (InterruptedException interruptedByCancel) {
-                                // the body ignores it and runs on until released
+                                interrupted.set(body, 1); // and runs on until released
                             }
                         }
                         ended.incrementAndGet();
@@ -239,10 +242,23 @@ class ExecutorStackOverflowTest {
                 CancelSweep sweep = new CancelSweep(futures.toArray(new ScheduledFuture<?>[0]), true);
                 StackEdge.sweepOnNewThread(sweep, "executor-overflow-cancel-true-sweep");
                 overflows += sweep.overflows;
-                futures.forEach(future -> future.cancel(true));
-                release.countDown();
-
                 String what = "round " + round;
+                int reached = 0;
+                try {
+                    futures.forEach(future -> future.cancel(true)); // a retry finishes a cut-short one
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+                    while (reached < n && System.nanoTime() < until) {
+                        Thread.sleep(5);
+                        reached = 0;
+                        for (int i = 0; i < n; i++) {
+                            reached += interrupted.get(i);
+                        }
+                    }
+                } finally {
+                    release.countDown();
+                }
+                assertThat(reached).as(what + ": running bodies interrupted").isEqualTo(n);
+
                 assertThat(callWithin(() -> {
                     executor.shutdown();
                     return executor.awaitTermination(PATIENCE_SECONDS, TimeUnit.SECONDS);

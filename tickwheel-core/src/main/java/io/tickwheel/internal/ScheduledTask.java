@@ -83,8 +83,8 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      */
     private volatile Timeout timeout;
     /**
-     * The run phase above; every access is volatile (CAS, getVolatile, setVolatile, and one plain
-     * volatile write in {@link #interruptRun}).
+     * The run phase above; every access is volatile (CAS and getVolatile through PHASE, and plain
+     * writes of the volatile field where a call could be cut short by an Error).
      */
     @SuppressWarnings("unused") // read only through PHASE
     private volatile int phase;
@@ -125,6 +125,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      */
     volatile boolean abandoned;
 
+    private volatile boolean interruptWanted; // set by cancel(true) before it cancels: see cancel
     /** Links of the core's registry; guarded by the core's registry monitor. */
     ScheduledTask<?> prev;
     ScheduledTask<?> next;
@@ -139,10 +140,6 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
 
     private int getVolatilePhase() {
         return (int) PHASE.getVolatile(this);
-    }
-
-    private void setVolatilePhase(final int value) {
-        PHASE.setVolatile(this, value);
     }
 
     private boolean casPhase(final int expected, final int value) {
@@ -186,13 +183,15 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      */
     void interruptRun() {
         if (casPhase(RUNNING, INTERRUPTING)) {
+            boolean sent = false;
             try {
                 Thread thread = runner;
                 if (thread != null) {
                     thread.interrupt();
                 }
+                sent = true;
             } finally {
-                phase = INTERRUPTED;
+                phase = sent ? INTERRUPTED : RUNNING; // cut short: back to RUNNING, so a retry interrupts
             }
         }
     }
@@ -231,10 +230,10 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
             // shutdownNow is interrupting this run: let its interrupt land, then clear it, so it
             // cannot leak into whatever the pool (which we do not own) gives this thread next.
             while (getVolatilePhase() == INTERRUPTING) {
-                Thread.onSpinWait();
+                Thread.onSpinWait(); // the interrupter is between its CAS and a field write
             }
             Thread.interrupted();
-            setVolatilePhase(WAITING);
+            phase = WAITING;
         }
     }
 
@@ -290,8 +289,8 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      * from now on and leaves the registry, unless a body is running, which leaves it when it ends.
      */
     void abandon() {
-        if (!cancel(false)) {
-            finishCancel(); // done already: make sure it left the registry
+        if (!cancel(false)) { // done already: make sure it left the registry
+            finishCancel();
         }
     }
 
@@ -317,12 +316,16 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
 
     @Override
     public boolean cancel(final boolean mayInterruptIfRunning) {
-        // Never FutureTask's own interrupt: it moves its state to INTERRUPTING, interrupts, then
-        // sets INTERRUPTED, and if an Error cut that short (a deep caller's stack overflow) the
-        // state would stay INTERRUPTING for good, and the body's run spins on it forever, so the
-        // task never ends and the executor never terminates. Ours ends with a field write.
+        // Never FutureTask's interrupt: an Error (a deep caller's stack overflow) between its two
+        // writes leaves it INTERRUPTING for good and the body's run spinning on it; ours ends with
+        // a field write. The wish is written first, as FutureTask wakes waiters after its CAS, where
+        // an Error would skip our interrupt: a retried cancel(true) then still interrupts.
+        boolean wishedBefore = interruptWanted;
+        if (mayInterruptIfRunning) {
+            interruptWanted = true;
+        }
         boolean cancelled = super.cancel(false);
-        if (cancelled && mayInterruptIfRunning) {
+        if (mayInterruptIfRunning && (cancelled || (wishedBefore && isCancelled()))) {
             interruptRun();
         }
         if (cancelled || isCancelled()) {
