@@ -43,7 +43,8 @@ class LayeringTest {
                     "HierarchicalWheel", "PendingLimit", "NodeQueue", "NodeLanes", "WakeMarks", "OwnLane"),
             new Layer("engine", "HandOff", "WorkerControl", "Worker", "LeakGuard", "Lifecycle",
                     "TimerOptions", "TimerCore", "StatsRecorder", "TimedTask", "InlineTiming"),
-            new Layer("adapters", "SpellWait", "CompletionExecutor", "ScheduledTask", "ScheduledExecutorCore",
+            new Layer("adapters", "SpellWait", "RegistryStripe",
+                    "TaskRegistry", "CompletionExecutor", "ScheduledTask", "ScheduledExecutorCore",
                     "FuturesTimeoutTask"),
             new Layer("facades", "TimerStats", "HashedWheelTimer", "HierarchicalWheelTimer", "Timers",
                     "WheelScheduledExecutorService", "TimeoutFutures"));

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,42 +18,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Timer}, hands due tasks to the workers, and keeps the registry of live tasks that
  * shutdown, shutdownNow and termination need. It owns neither the timer nor the workers.
  *
- * <h2>Lifecycle</h2>
- * <pre>
- *   RUNNING --shutdown--&gt; SHUTDOWN
- *   RUNNING | SHUTDOWN --shutdownNow--&gt; STOP
- *   SHUTDOWN | STOP --registry empty--&gt; TERMINATED      signals awaitTermination
- * </pre>
- * A task is registered before its first timeout is armed and leaves the registry exactly once
- * (see {@link ScheduledTask}); registering checks RUNNING under {@code registry}'s monitor, so
- * once shutdown has taken its snapshot no task can join, and termination is decided, under that
- * monitor, when the last one leaves. The registry is an intrusive doubly linked list, so it
- * allocates nothing per task and removes in constant time; the sequence number that orders ties
- * comes free with the registration, under the same monitor, instead of from a global counter
- * that every executor's callers would contend on. A spin lock (one CAS to take, a plain store to
- * release) saved about 15 ns per schedule and cancel and was not kept: its waiters park in fixed
- * spells instead of being woken in turn, which many request threads scheduling at once would pay
- * for in latency.
+ * <p>Its {@link TaskRegistry} holds the live tasks and the run state (RUNNING, SHUTDOWN, STOP,
+ * TERMINATED); a task is registered before its first timeout is armed and leaves the registry
+ * exactly once (see {@link ScheduledTask}).
  *
  * <h2>Errors in a caller's deep stack</h2>
- * Cancel and schedule run on callers' threads, at any depth, so a {@link StackOverflowError} can
- * strike at any call they make. The registry is therefore guarded by a monitor, not a
- * {@code ReentrantLock}: a lock's {@code lock()} and {@code unlock()} are calls, and an overflow
- * inside either can leave it held by nobody, after which every cancel, shutdown and the timer's
- * own {@code stop()} (whose cancelled timeouts leave the registry) block forever. Entering and
- * leaving a monitor are bytecodes that cannot overflow, and leaving it on a throw is the JVM's
- * job. Inside it there is no call between the writes that must happen together, so a throw
- * leaves the registry whole. Termination is decided inside it too (a field write); waking
- * {@code awaitTermination} is a call made after it, which can itself overflow, so waiters look
- * again every {@link #AWAIT_SPELL_NANOS} however long they wait: a lost wake-up costs at most
- * that, never a waiter blocked for good.
+ * Schedule and cancel run on callers' threads, at any depth, so a {@link StackOverflowError} can
+ * strike at any call they make; the registry's lock is built so that such an Error never leaves it
+ * held (see {@link TaskRegistry}), and a schedule that throws abandons its task (see
+ * {@link #schedule}).
  *
  * <p>{@link AbstractExecutorService} supplies invokeAll and invokeAny on top of
  * {@link #execute(Runnable)}.
  *
- * <p>Threading: thread-safe ({@code registry}'s monitor guards the registry, the sequence and
- * the state writes; {@code runState} is volatile so the fast checks and awaitTermination need
- * no lock).
+ * <p>Threading: thread-safe (the registry guards its own state; the other fields are final).
  */
 public final class ScheduledExecutorCore extends AbstractExecutorService implements ScheduledTask.Host {
 
@@ -63,14 +40,6 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
      * so that due times stay comparable by difference, as the JDK's executor does.
      */
     static final long MAX_DELAY_NANOS = Long.MAX_VALUE >> 1;
-
-    private static final int RUNNING = 0;
-    private static final int SHUTDOWN = 1;
-    private static final int STOP = 2;
-    private static final int TERMINATED = 3;
-
-    /** The longest an awaitTermination waiter sleeps before it looks at the run state again. */
-    static final long AWAIT_SPELL_NANOS = SpellWait.NANOS;
 
     /** Numbers executors once each, for {@link #ordinal()}. */
     private static final AtomicLong ORDINALS = new AtomicLong();
@@ -84,16 +53,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     private final TimerCore direct;
     private final TimeoutOwner owner;
     private final Executor workers;
-    /** The monitor that guards the registry, the sequence and the run state's writes. */
-    private final Object registry = new Object();
-    /** Opened once the executor terminates; waiters also look at {@code runState} in spells. */
-    private final CountDownLatch terminated = new CountDownLatch(1);
-    /** Written under {@code registry}'s monitor; read anywhere. */
-    private volatile int runState;
-    /** The registry and the last sequence number given; guarded by {@code registry}'s monitor. */
-    private ScheduledTask<?> first;
-    private ScheduledTask<?> last;
-    private long sequence;
+    private final TaskRegistry registry;
     private final long ordinal = ORDINALS.getAndIncrement();
 
     /**
@@ -118,6 +78,16 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
      */
     public ScheduledExecutorCore(final Timer timer, final Executor workers, final TimerCore timerCore,
             final TimeoutOwner timerOwner) {
+        this(timer, workers, timerCore, timerOwner, TaskRegistry.defaultStripes());
+    }
+
+    /**
+     * As the four-argument constructor, with the registry's stripe count given (tests and stress
+     * tests use 1, so that every thread contends for one lock).
+     */
+    ScheduledExecutorCore(final Timer timer, final Executor workers, final TimerCore timerCore,
+            final TimeoutOwner timerOwner, final int registryStripes) {
+        this.registry = new TaskRegistry(registryStripes);
         this.timer = timer;
         this.workers = workers;
         boolean usable = timerCore != null && timerOwner != null && timerCore.onSystemClock();
@@ -153,7 +123,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
         long period = Math.max(-MAX_DELAY_NANOS, Math.min(periodNanos, MAX_DELAY_NANOS));
         long now = System.nanoTime(); // the timer's clock too when direct != null: one reading for both
         ScheduledTask<V> task = new ScheduledTask<>(this, callable, now + Math.max(delay, 0), period);
-        track(task);
+        registry.add(task);
         try {
             if (delay <= 0) {
                 dispatch(task, true); // no tick to wait for: a zero delay runs now, as in the JDK
@@ -213,86 +183,20 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
         }
     }
 
-    private void track(final ScheduledTask<?> task) {
-        synchronized (registry) {
-            if (runState != RUNNING) {
-                throw new RejectedExecutionException("the executor has been shut down");
-            }
-            task.sequence = ++sequence;
-            if (last == null) {
-                first = task;
-            } else {
-                last.next = task;
-                task.prev = last;
-            }
-            last = task;
-        }
-    }
-
     /**
      * Removes a task that will never run again and has no body running; idempotent.
      *
      * @param task the task
      */
-    @SuppressWarnings("ReferenceEquality") // the registry links objects: identity is the point
     @Override
     public void untrack(final ScheduledTask<?> task) {
-        boolean terminatedNow;
-        synchronized (registry) {
-            // Field reads and writes only, no call: nothing here can overflow half-way.
-            if (task.prev == null && first != task) {
-                return; // already removed
-            }
-            if (task.prev == null) {
-                first = task.next;
-            } else {
-                task.prev.next = task.next;
-            }
-            if (task.next == null) {
-                last = task.prev;
-            } else {
-                task.next.prev = task.prev;
-            }
-            task.prev = null;
-            task.next = null;
-            terminatedNow = first == null && runState != RUNNING && runState != TERMINATED;
-            if (terminatedNow) {
-                runState = TERMINATED;
-            }
-        }
-        if (terminatedNow) {
-            terminated.countDown();
-        }
-    }
-
-    /** Moves to {@code target} if behind it and copies the registry, under {@code registry}'s monitor. */
-    private List<ScheduledTask<?>> advanceAndSnapshot(final int target) {
-        List<ScheduledTask<?>> tasks = new ArrayList<>();
-        boolean terminatedNow;
-        synchronized (registry) {
-            if (runState < target) {
-                runState = target;
-            }
-            // Decided before the copy, which allocates: an Error there must not skip termination
-            // (and a non-empty registry terminates later, when its last task leaves).
-            terminatedNow = first == null && runState != TERMINATED;
-            if (terminatedNow) {
-                runState = TERMINATED;
-            }
-            for (ScheduledTask<?> task = first; task != null; task = task.next) {
-                tasks.add(task);
-            }
-        }
-        if (terminatedNow) {
-            terminated.countDown();
-        }
-        return tasks;
+        registry.remove(task);
     }
 
     @Override
     public void shutdown() {
-        // Cancelled outside the monitor: cancel calls back into untrack and the timer.
-        for (ScheduledTask<?> task : advanceAndSnapshot(SHUTDOWN)) {
+        // Cancelled outside the registry's lock: cancel calls back into untrack and the timer.
+        for (ScheduledTask<?> task : registry.advanceAndSnapshot(TaskRegistry.SHUTDOWN)) {
             if (task.abandoned) {
                 task.abandon();
             } else if (task.isPeriodic()) {
@@ -304,7 +208,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     @Override
     public List<Runnable> shutdownNow() {
         List<Runnable> neverStarted = new ArrayList<>();
-        for (ScheduledTask<?> task : advanceAndSnapshot(STOP)) {
+        for (ScheduledTask<?> task : registry.advanceAndSnapshot(TaskRegistry.STOP)) {
             if (task.abandoned) {
                 task.abandon(); // nobody holds it: not one of the tasks to hand back
             } else if (task.claimNeverStarted()) {
@@ -323,33 +227,17 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
 
     @Override
     public boolean isShutdown() {
-        return runState != RUNNING;
+        return registry.runState() != TaskRegistry.RUNNING;
     }
 
     @Override
     public boolean isTerminated() {
-        return runState == TERMINATED;
+        return registry.isTerminated();
     }
 
     @Override
     public boolean awaitTermination(final long timeout, final TimeUnit unit) throws InterruptedException {
-        long nanos = unit.toNanos(timeout);
-        if (nanos <= 0) {
-            return runState == TERMINATED; // and nanos - elapsed below cannot wrap from Long.MIN_VALUE
-        }
-        long start = System.nanoTime();
-        while (runState != TERMINATED) {
-            long left = nanos - (System.nanoTime() - start);
-            if (left <= 0) {
-                return false;
-            }
-            // In spells: the wake-up is a call made after termination is decided, and an Error in
-            // it (a deep caller's stack overflow) would otherwise leave this waiter asleep for good.
-            if (terminated.await(Math.min(left, AWAIT_SPELL_NANOS), TimeUnit.NANOSECONDS)) {
-                return true; // opened only after the state became TERMINATED
-            }
-        }
-        return true;
+        return registry.awaitTermination(unit.toNanos(timeout));
     }
 
     /** As in the JDK's executor, a body's exception stays in the future that nobody holds. */
@@ -377,6 +265,6 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
     @Override
     public String toString() {
         String[] names = {"Running", "Shutting down", "Stopping", "Terminated"};
-        return "WheelScheduledExecutorService[" + names[runState] + ", timer = " + timer + "]";
+        return "WheelScheduledExecutorService[" + names[registry.runState()] + ", timer = " + timer + "]";
     }
 }

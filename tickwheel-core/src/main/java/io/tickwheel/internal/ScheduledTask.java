@@ -36,7 +36,7 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Threading: thread-safe (result via FutureTask; {@code phase} and {@code timeout} via CAS;
  * {@code timeNanos} and {@code runner} are volatile; {@code prev}, {@code next} and
- * {@code sequence} are guarded by the core's registry monitor).
+ * {@code sequence} are guarded by the lock of the core's registry's stripe).
  *
  * @param <V> the result type
  */
@@ -66,9 +66,8 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     /** 0: one-shot; &gt; 0: fixed rate; &lt; 0: fixed delay of {@code -periodNanos}. */
     private final long periodNanos;
     /**
-     * Breaks ties between equal times in FIFO order, as the JDK does, so compareTo is total:
-     * numbered per executor, in registration order, by the core under its registry monitor, before
-     * the task is returned to its caller (which publishes it as the task itself is published).
+     * Breaks ties between equal times, in schedule order for one thread's tasks, so compareTo is
+     * total: given by the registry when the task is added, before it is returned to its caller.
      */
     long sequence;
     /**
@@ -126,9 +125,11 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     volatile boolean abandoned;
 
     private volatile boolean interruptWanted; // set by cancel(true) before it cancels: see cancel
-    /** Links of the core's registry; guarded by the core's registry monitor. */
+    /** Links of the core's registry; guarded by the lock of the registry's stripe that holds the task. */
     ScheduledTask<?> prev;
     ScheduledTask<?> next;
+    /** 1 + the index of the registry's stripe that holds it, 0 until added; written once, when added. */
+    int stripe;
 
     ScheduledTask(final Host core, final Callable<V> callable, final long timeNanos,
             final long periodNanos) {

@@ -7,9 +7,9 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 
 /**
- * compareTo's tie-breaks: equal due times are ordered by the per-executor sequence (FIFO), and
- * tasks of two executors with equal times and sequences by their executors, so the order stays
- * total and antisymmetric.
+ * compareTo's tie-breaks: equal due times are ordered by the registry's sequence (schedule order
+ * for one thread's tasks), and tasks of two executors with equal times and sequences by their
+ * executors, so the order stays total and antisymmetric.
  */
 class ScheduledTaskOrderTest {
 

@@ -13,12 +13,12 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * Hazard: the last pending task is cancelled while another thread shuts the executor down and
- * waits for termination. Termination is decided under the registry's monitor (by the
- * cancel's departure or by shutdown's own check, whichever finds the registry empty after the
- * state moved) and signalled afterwards through a latch. If neither decided it, awaitTermination
- * would time out; if both did, the second would find the state already TERMINATED. A lost signal
- * alone would not show here: the waiter looks at the state again every 100 ms, so it costs at
- * most that (see ScheduledExecutorCore's "Errors in a caller's deep stack").
+ * waits for termination. Termination is decided by the cancel's departure or by shutdown's own
+ * check, whichever finds the registry empty after the state moved, and signalled afterwards
+ * through a latch. If both decided it, the second would find the state already TERMINATED. A
+ * check neither made, or a lost signal, would not show here: the waiter checks again itself
+ * every 100 ms, so it costs at most that (see TaskRegistry's class comment);
+ * {@link RegistryEmptiesVsShutdown} reads the raw state, without the waiter's help.
  *
  * <p>The rule: the cancel succeeds, awaitTermination returns true (well within its 10 s), and
  * the executor is terminated.

@@ -12,13 +12,14 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Hazard: two threads schedule at once. Each links its task into the registry and takes the next
- * sequence number under the registry's lock; a lost link would leave a task that
- * shutdownNow does not return (its future pending, the executor never terminating), and a shared
- * sequence number would make compareTo's tie-break inconsistent.
+ * Hazard: two threads schedule at once into one stripe of the registry (the executor is built
+ * with one, so both contend for its lock: one takes it by CAS, the other spins or queues). Each
+ * links its task and takes the stripe's next sequence number under the lock; a lost link would
+ * leave a task that shutdownNow does not return (its future pending, the executor never
+ * terminating), and a shared sequence number would make compareTo's tie-break inconsistent.
  *
- * <p>The rule: the two sequence numbers are 1 and 2, shutdownNow returns both tasks, and the
- * executor terminates.
+ * <p>The rule: the two sequence numbers are 1 and 2 (above the stripe's index bits), shutdownNow
+ * returns both tasks, and the executor terminates.
  *
  * <p>Result: r1, r2 = each task's sequence, r3 = shutdownNow's list size, r4 = terminated.
  */
@@ -29,7 +30,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(expect = FORBIDDEN, desc = "a lost registration or a shared sequence number")
 public class ScheduleVsSchedule {
 
-    private final ScheduledExecutorCore core = new ScheduledExecutorCore(new StubTimer(), Runnable::run);
+    private final ScheduledExecutorCore core = new ScheduledExecutorCore(new StubTimer(), Runnable::run, null, null, 1);
 
     /**
      * Schedules one task.
@@ -38,7 +39,7 @@ public class ScheduleVsSchedule {
      */
     @Actor
     public void first(final IIII_Result r) {
-        r.r1 = (int) core.schedule(() -> null, TimeUnit.HOURS.toNanos(1), 0).sequence;
+        r.r1 = (int) (core.schedule(() -> null, TimeUnit.HOURS.toNanos(1), 0).sequence >>> TaskRegistry.STRIPE_BITS);
     }
 
     /**
@@ -48,7 +49,7 @@ public class ScheduleVsSchedule {
      */
     @Actor
     public void second(final IIII_Result r) {
-        r.r2 = (int) core.schedule(() -> null, TimeUnit.HOURS.toNanos(1), 0).sequence;
+        r.r2 = (int) (core.schedule(() -> null, TimeUnit.HOURS.toNanos(1), 0).sequence >>> TaskRegistry.STRIPE_BITS);
     }
 
     /**
