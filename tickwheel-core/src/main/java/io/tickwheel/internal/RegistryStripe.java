@@ -97,8 +97,10 @@ final class RegistryStripe extends RegistryStripeFields {
      * (whatever their interrupt status, as for a monitor). The one spinning parks in spells once
      * spinning did not get the lock (the holder was descheduled), with one CAS per wake-up. A park
      * returns at once while the thread is interrupted, so the status is cleared for the wait and
-     * handed back to the caller to set again; an overflow while waiting loses it, and reaches the
-     * caller with nothing taken.
+     * handed back to the caller to set again once it has let the lock go. An overflow while waiting
+     * loses it (and reaches the caller with nothing taken), and so does one in the call that sets
+     * it again (after the lock is let go; an add that throws there has linked its task, which the
+     * executor's schedule then abandons).
      */
     private boolean lockContended() {
         boolean clearedInterrupt = false;

@@ -123,8 +123,10 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
         long period = Math.max(-MAX_DELAY_NANOS, Math.min(periodNanos, MAX_DELAY_NANOS));
         long now = System.nanoTime(); // the timer's clock too when direct != null: one reading for both
         ScheduledTask<V> task = new ScheduledTask<>(this, callable, now + Math.max(delay, 0), period);
-        registry.add(task);
         try {
+            // Inside the try: add can throw after it linked the task (handing back an interrupt its
+            // wait cleared is a call, which can overflow), and the task must then leave again.
+            registry.add(task);
             if (delay <= 0) {
                 dispatch(task, true); // no tick to wait for: a zero delay runs now, as in the JDK
             } else {

@@ -26,9 +26,10 @@ import java.util.concurrent.TimeoutException;
  * A task is added before its first timeout is armed and removed once it will never run again.
  * The tasks are kept in stripes, each an intrusive doubly linked list through the tasks with a
  * lock of its own, and a thread adds to the stripe its id picks (ids are handed out in creation
- * order, so a pool's threads get different stripes): threads that schedule at once do not pass
+ * order, so the threads of a pool, created one after another, get different stripes up to the
+ * stripe count): threads that schedule at once do not pass
  * one lock, one list's ends and each other's tasks between their cores. Two threads on one
- * executor cost about 270 CPU ns per schedule and cancel with one list, about 80 with stripes
+ * executor cost about 270-290 CPU ns per schedule and cancel with one list, 100-120 with stripes
  * (docs/BENCHMARKS.md). A task remembers its stripe, so whichever thread removes it locks that one.
  * The sequence number that orders ties is the stripe's count with the stripe's index in its low
  * bits: unique, and in schedule order for the tasks of one thread. Between threads it follows the
