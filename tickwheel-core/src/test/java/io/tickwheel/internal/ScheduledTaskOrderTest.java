@@ -2,7 +2,6 @@ package io.tickwheel.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tickwheel.Timeout;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 
@@ -15,24 +14,6 @@ class ScheduledTaskOrderTest {
 
     private static final Callable<Object> BODY = () -> null;
 
-    /** A host that only answers ordinal(); nothing else is called by compareTo. */
-    private record OrderOnly(long ordinal) implements ScheduledTask.Host {
-        @Override
-        public Timeout newTimeout(final ScheduledTask<?> task, final long nowNanos, final long delayNanos) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void dispatch(final ScheduledTask<?> task, final boolean throwOnReject) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void untrack(final ScheduledTask<?> task) {
-            throw new UnsupportedOperationException();
-        }
-    }
-
     private static ScheduledTask<Object> task(final ScheduledTask.Host host, final long time, final long sequence) {
         ScheduledTask<Object> task = new ScheduledTask<>(host, BODY, time, 0);
         task.sequence = sequence;
@@ -41,7 +22,7 @@ class ScheduledTaskOrderTest {
 
     @Test
     void equalTimes_oneExecutor_orderedBySequence() {
-        OrderOnly host = new OrderOnly(7);
+        OrderOnlyHost host = new OrderOnlyHost(7);
         ScheduledTask<Object> earlier = task(host, 100, 1);
         ScheduledTask<Object> later = task(host, 100, 2);
         assertThat(earlier.compareTo(later)).isNegative();
@@ -50,15 +31,15 @@ class ScheduledTaskOrderTest {
 
     @Test
     void equalTimesAndSequences_twoExecutors_orderedByExecutor_antisymmetric() {
-        ScheduledTask<Object> first = task(new OrderOnly(1), 100, 5);
-        ScheduledTask<Object> second = task(new OrderOnly(2), 100, 5);
+        ScheduledTask<Object> first = task(new OrderOnlyHost(1), 100, 5);
+        ScheduledTask<Object> second = task(new OrderOnlyHost(2), 100, 5);
         assertThat(first.compareTo(second)).isNegative();
         assertThat(second.compareTo(first)).isPositive();
     }
 
     @Test
     void differentTimes_orderedByTimeWhateverTheSequence() {
-        OrderOnly host = new OrderOnly(3);
+        OrderOnlyHost host = new OrderOnlyHost(3);
         ScheduledTask<Object> sooner = task(host, 100, 9);
         ScheduledTask<Object> later = task(host, 200, 1);
         assertThat(sooner.compareTo(later)).isNegative();

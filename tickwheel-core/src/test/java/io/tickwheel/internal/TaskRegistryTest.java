@@ -3,7 +3,6 @@ package io.tickwheel.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tickwheel.Timeout;
 import java.lang.invoke.MethodHandles;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -31,27 +30,7 @@ class TaskRegistryTest {
     private static final Callable<Object> BODY = () -> null;
 
     /** Nothing but the registry is exercised: the tasks are never armed, dispatched or run. */
-    private static final ScheduledTask.Host NO_HOST = new ScheduledTask.Host() {
-        @Override
-        public Timeout newTimeout(final ScheduledTask<?> task, final long nowNanos, final long delayNanos) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void dispatch(final ScheduledTask<?> task, final boolean throwOnReject) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void untrack(final ScheduledTask<?> task) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long ordinal() {
-            return 0;
-        }
-    };
+    private static final ScheduledTask.Host NO_HOST = new OrderOnlyHost(0);
 
     private static ScheduledTask<Object> task() {
         return new ScheduledTask<>(NO_HOST, BODY, 0, 0);

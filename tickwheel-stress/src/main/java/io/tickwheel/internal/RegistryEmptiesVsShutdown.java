@@ -3,7 +3,6 @@ package io.tickwheel.internal;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.tickwheel.Timeout;
 import java.util.concurrent.Callable;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -35,29 +34,6 @@ import org.openjdk.jcstress.infra.results.II_Result;
 public class RegistryEmptiesVsShutdown {
 
     private static final Callable<Object> BODY = () -> null;
-
-    /** Only the registry is exercised: nothing arms, dispatches or runs these tasks. */
-    private static final class StubHost implements ScheduledTask.Host {
-        @Override
-        public Timeout newTimeout(final ScheduledTask<?> task, final long nowNanos, final long delayNanos) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void dispatch(final ScheduledTask<?> task, final boolean throwOnReject) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void untrack(final ScheduledTask<?> task) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long ordinal() {
-            return 0;
-        }
-    }
 
     private final TaskRegistry registry = new TaskRegistry(4);
     private final ScheduledTask<Object> a = new ScheduledTask<>(new StubHost(), BODY, 0, 0);
