@@ -249,10 +249,16 @@ class TaskRegistryTest {
         }, "waiter");
         waiter.start();
         waiting.await();
+        long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (waiter.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < parkedBy) {
+            Thread.sleep(1);
+        }
+        assertThat(waiter.getState()).as("the waiter waits on the latch").isEqualTo(Thread.State.TIMED_WAITING);
         registry.remove(b);
+        // Read at once, the raw state: the removal decided it, not the waiter's own check a spell later.
+        assertThat(registry.runState()).as("terminated by the removal").isEqualTo(TaskRegistry.TERMINATED);
         waiter.join(10_000);
         assertThat(awaited.get()).as("awaitTermination returned true once the last task left").isTrue();
-        assertThat(registry.runState()).isEqualTo(TaskRegistry.TERMINATED);
         assertThat(registry.awaitTermination(0)).isTrue();
         assertThat(registry.awaitTermination(Long.MIN_VALUE)).isTrue();
     }
