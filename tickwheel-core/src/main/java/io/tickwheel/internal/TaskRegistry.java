@@ -125,15 +125,14 @@ final class TaskRegistry {
     }
 
     /**
-     * Stripes by default: twice the processors, to a power of two, at least 4 (so that threads
-     * whose ids are a few apart still differ) and at most 16.
+     * Stripes by default: as many as the timer's hand-off lanes ({@link NodeLanes#defaultCount()},
+     * picked by thread id the same way, for the same reason), within what a sequence number's
+     * {@link #STRIPE_BITS} can name.
      *
      * @return the count
      */
     static int defaultStripes() {
-        int wanted = 2 * Runtime.getRuntime().availableProcessors();
-        int powerOfTwo = Integer.highestOneBit(Math.max(1, wanted - 1)) << 1;
-        return Math.max(4, Math.min(1 << STRIPE_BITS, powerOfTwo));
+        return Math.min(NodeLanes.defaultCount(), 1 << STRIPE_BITS);
     }
 
     /** The run state: {@link #RUNNING}, {@link #SHUTDOWN}, {@link #STOP} or {@link #TERMINATED}. */
