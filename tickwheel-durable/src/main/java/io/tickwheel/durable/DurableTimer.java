@@ -5,6 +5,7 @@ import io.tickwheel.Timers;
 import io.tickwheel.durable.internal.DurableArgs;
 import io.tickwheel.durable.internal.DurableStatsRecorder;
 import io.tickwheel.durable.internal.HandlerRunner;
+import io.tickwheel.durable.internal.OwnedResources;
 import io.tickwheel.durable.internal.WheelBridge;
 import java.time.Clock;
 import java.time.DateTimeException;
@@ -18,8 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Timeouts that survive a restart: each is written to a {@link TimerStore} before {@code schedule}
@@ -120,6 +119,9 @@ public final class DurableTimer implements AutoCloseable {
      * Schedules without blocking; the future completes once the timeout is durable, or fails with
      * {@link java.io.UncheckedIOException}. Bad arguments and a closed timer throw at once.
      *
+     * <p>A stage chained without an {@code *Async} method may run on the store's thread (the journal's
+     * writer): a blocking call of this timer from it waits for itself, and every caller with it, for good.
+     *
      * @param type     the handler's name
      * @param key      unique within the type
      * @param payload  stored with it
@@ -148,7 +150,7 @@ public final class DurableTimer implements AutoCloseable {
     }
 
     /**
-     * Cancels without blocking.
+     * Cancels without blocking; dependent stages as for {@link #scheduleAsync(String, String, byte[], Instant)}.
      *
      * @param type the handler's name
      * @param key  the key
@@ -371,24 +373,22 @@ public final class DurableTimer implements AutoCloseable {
             ExecutorService owned = null;
             Executor exec = executor;
             if (exec == null) {
-                AtomicInteger n = new AtomicInteger();
-                owned = Executors.newFixedThreadPool(4, r -> {
-                    Thread t = new Thread(r, "tickwheel-durable-handler-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+                owned = OwnedResources.handlerPool();
                 exec = owned;
             }
             DurableTimer d = new DurableTimer(this, exec, owned);
+            boolean opened = false;
             try {
                 store.open(d.bridge, clock);
+                opened = true;
                 d.bridge.start();
             } catch (RuntimeException | Error e) {
+                // Once open the store is the timer's to close, or its threads and lock would outlive a caller
+                // left with no reference; not before (a failed open may mean it is another timer's).
                 d.closed = true;
-                d.bridge.close();
-                if (owned != null) {
-                    owned.shutdown();
-                }
+                ExecutorService pool = owned;
+                OwnedResources.closeAll(e, d.bridge::close, opened ? store : () -> { },
+                        pool == null ? () -> { } : pool::shutdown);
                 throw e;
             }
             return d;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The embedded {@link TimerStore}: an append-only journal in segment files in one directory, which
@@ -115,7 +116,18 @@ public final class JournalStore implements TimerStore {
 
     @Override
     public boolean retryFailed(final String type, final String key, final Instant deadline) {
-        return (Boolean) core.submit(JournalOp.retryFailed(type, key, deadline)).join();
+        try {
+            return (Boolean) core.submit(JournalOp.retryFailed(type, key, deadline)).join();
+        } catch (CompletionException e) {
+            // The SPI says this throws UncheckedIOException (or why else it failed), not the future's wrapper.
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            if (e.getCause() instanceof Error cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     @Override

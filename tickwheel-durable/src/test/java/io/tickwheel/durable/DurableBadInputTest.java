@@ -68,7 +68,20 @@ class DurableBadInputTest {
                 row("cancel type null", t -> t.cancel(null, "k"), NullPointerException.class, "type"),
                 row("cancelAsync key null", t -> t.cancelAsync("t", null).join(), NullPointerException.class, "key"),
                 row("find key empty", t -> t.find("t", ""), IllegalArgumentException.class, "key"),
-                row("retryFailed type empty", t -> t.retryFailed("", "k"), IllegalArgumentException.class, "type"));
+                row("retryFailed type empty", t -> t.retryFailed("", "k"), IllegalArgumentException.class, "type"),
+                // A lone surrogate has no UTF-8 form: encoded, it would become '?' and alias another key.
+                row("schedule key lone high surrogate", t -> t.schedule("t", "order-\uD800", new byte[0], AT),
+                        IllegalArgumentException.class, "key: unpaired surrogate U+D800 at index 6"),
+                row("schedule key lone low surrogate", t -> t.schedule("t", "order-\uDC00", new byte[0], AT),
+                        IllegalArgumentException.class, "key: unpaired surrogate U+DC00 at index 6"),
+                row("schedule key pair reversed", t -> t.schedule("t", "\uDE00\uD83D", new byte[0], AT),
+                        IllegalArgumentException.class, "key: unpaired surrogate U+DE00 at index 0"),
+                row("schedule type high surrogate last", t -> t.schedule("t\uD83D", "k", new byte[0], AT),
+                        IllegalArgumentException.class, "type: unpaired surrogate U+D83D at index 1"),
+                row("cancel key lone surrogate", t -> t.cancel("t", "\uD800"), IllegalArgumentException.class,
+                        "key: unpaired"),
+                row("find key lone surrogate", t -> t.find("t", "a\uDC00b"), IllegalArgumentException.class,
+                        "key: unpaired"));
     }
 
     private static Arguments row(final String name, final ThrowingConsumer<DurableTimer> call,
@@ -129,6 +142,21 @@ class DurableBadInputTest {
         assertThatThrownBy(() -> JournalStore.builder(dir).maxPayloadBytes((8 << 20) + 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxPayloadBytes");
         b.build().close();
+    }
+
+    @Test
+    void keysWithSurrogatePairs_areKeptApartAndFoundAsGiven() {
+        String grinning = "order-\uD83D\uDE00";
+        String smiling = "order-\uD83D\uDE03";
+        timer.schedule("t", grinning, new byte[] {1}, AT);
+        timer.schedule("t", smiling, new byte[] {2}, AT);
+        assertThat(timer.pendingTimeouts()).isEqualTo(2);
+        assertThat(timer.find("t", grinning)).hasValueSatisfying(t -> {
+            assertThat(t.key()).isEqualTo(grinning);
+            assertThat(t.payload()).containsExactly(1);
+        });
+        assertThat(timer.cancel("t", smiling)).isTrue();
+        assertThat(timer.find("t", grinning)).isPresent();
     }
 
     @Test

@@ -62,6 +62,7 @@ class DurableStressTest {
             start.countDown();
             for (Thread th : threads) {
                 th.join(120_000);
+                assertThat(th.isAlive()).as("seed %d: %s finished within 120 s", seed, th.getName()).isFalse();
             }
             assertThat(failure.get()).as("seed %d", seed).isNull();
             await().atMost(Duration.ofSeconds(30)).until(() -> timer.pendingTimeouts() == 0);

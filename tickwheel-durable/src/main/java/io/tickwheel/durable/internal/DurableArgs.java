@@ -1,6 +1,7 @@
 package io.tickwheel.durable.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Argument checks of the durable API. Every message names the argument, so a caller can tell which of
@@ -24,7 +25,8 @@ public final class DurableArgs {
      * @param type the type
      * @return the type
      * @throws NullPointerException     if null
-     * @throws IllegalArgumentException if empty or longer than {@value #MAX_TYPE_CHARS} chars
+     * @throws IllegalArgumentException if empty, longer than {@value #MAX_TYPE_CHARS} chars, or not
+     *     well-formed UTF-16 (see {@link #key})
      */
     public static String type(final String type) {
         if (type == null) {
@@ -37,6 +39,7 @@ public final class DurableArgs {
             throw new IllegalArgumentException("type: " + type.length() + " chars (expected: at most "
                     + MAX_TYPE_CHARS + ")");
         }
+        wellFormed("type", type);
         return type;
     }
 
@@ -46,7 +49,10 @@ public final class DurableArgs {
      * @param key the key
      * @return the key
      * @throws NullPointerException     if null
-     * @throws IllegalArgumentException if empty or longer than {@value #MAX_KEY_BYTES} bytes of UTF-8
+     * @throws IllegalArgumentException if empty, longer than {@value #MAX_KEY_BYTES} bytes of UTF-8, or
+     *     not well-formed UTF-16: a surrogate without its pair has no UTF-8 form, and the encoder's
+     *     replacement ({@code '?'}) would make two different keys one, so the second schedule would
+     *     silently replace the first and a cancel of one would cancel the other
      */
     public static String key(final String key) {
         if (key == null) {
@@ -62,7 +68,22 @@ public final class DurableArgs {
                         + MAX_KEY_BYTES + ")");
             }
         }
+        wellFormed("key", key);
         return key;
+    }
+
+    /** Refuses a string with a surrogate that is not part of a high-low pair. */
+    private static void wellFormed(final String name, final String value) {
+        int i = 0;
+        while (i < value.length()) {
+            int codePoint = value.codePointAt(i); // a pair's code point, or a lone surrogate itself
+            if (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE) {
+                throw new IllegalArgumentException(name + ": unpaired surrogate U+"
+                        + Integer.toHexString(codePoint).toUpperCase(Locale.ROOT) + " at index " + i
+                        + " (expected: well-formed UTF-16; it is stored as UTF-8)");
+            }
+            i += Character.charCount(codePoint);
+        }
     }
 
     /**
