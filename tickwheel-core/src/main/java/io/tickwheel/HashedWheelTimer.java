@@ -39,6 +39,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HashedWheelTimer implements Timer {
 
+    /**
+     * One for every timer built without a factory, so their threads are numbered apart
+     * ({@code tickwheel-hashed-1}, {@code -2}...) and a thread dump, a slow-task warning or a JFR
+     * event names the timer. Netty's default factory makes non-daemon threads; kept, so a JVM does
+     * not exit with timeouts pending unless the application chose daemon threads.
+     */
+    private static final ThreadFactory DEFAULT_THREAD_FACTORY = new NamedThreadFactory("tickwheel-hashed-", false);
+
     private static final String NAME = "HashedWheelTimer";
     private static final long MILLISECOND_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int MAX_TICKS_PER_WHEEL = 1 << 30;
@@ -205,9 +213,7 @@ public final class HashedWheelTimer implements Timer {
     }
 
     private static ThreadFactory defaultThreadFactory() {
-        // Netty's default factory makes non-daemon threads; kept, so a JVM does not exit with
-        // timeouts pending unless the application chose daemon threads.
-        return new NamedThreadFactory("tickwheel-hashed-", false);
+        return DEFAULT_THREAD_FACTORY;
     }
 
     /**

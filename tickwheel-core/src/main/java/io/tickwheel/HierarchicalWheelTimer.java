@@ -132,8 +132,11 @@ public final class HierarchicalWheelTimer implements Timer {
      * <p>Threading: not thread-safe; confined by the caller building it.
      */
     public static final class Builder {
+        /** Shared by every builder, so timers' threads are numbered apart and tell the timers apart. */
+        private static final ThreadFactory DEFAULT_THREAD_FACTORY = new NamedThreadFactory("tickwheel-", true);
+
         private final TimerOptions options = new TimerOptions(TimerOptions.Kind.HIERARCHICAL, NAME)
-                .threadFactory(new NamedThreadFactory("tickwheel-", true))
+                .threadFactory(DEFAULT_THREAD_FACTORY)
                 .tickNanos(TimeUnit.MILLISECONDS.toNanos(1))
                 .wheelSize(6);
 

@@ -4,6 +4,7 @@ import io.tickwheel.internal.Checks;
 import io.tickwheel.internal.HistogramData;
 import io.tickwheel.internal.StatsSnapshot;
 import io.tickwheel.internal.StatsSnapshot.Counter;
+import java.util.Locale;
 
 /**
  * A snapshot of one timer's statistics, from {@link HashedWheelTimer#stats()} or
@@ -13,7 +14,10 @@ import io.tickwheel.internal.StatsSnapshot.Counter;
  * snapshots into the interval between them.
  *
  * <p>When no call is in flight, {@code scheduled() == expired() + cancelled() + pending()};
- * timeouts returned by {@code stop()} count as cancelled. A snapshot taken while other threads
+ * timeouts returned by {@code stop()} count as cancelled, and so does a {@code newTimeout} that
+ * handed its timeout over just as {@code stop()} drained the timer and then threw
+ * {@code IllegalStateException} (at most one per thread racing {@code stop()}): counting it is what
+ * keeps every count from ever going down. A snapshot taken while other threads
  * schedule and cancel is consistent in the sense that matters: it never shows more timeouts
  * ended than scheduled, and pending is never negative.
  *
@@ -146,9 +150,19 @@ public final class TimerStats {
      *
      * @param earlier a snapshot of the same timer taken before this one
      * @return the interval
+     * @throws IllegalArgumentException if {@code earlier} has a larger count than this snapshot (it was
+     *     taken later, or of another timer), which would give negative counts
      */
     public TimerStats minus(final TimerStats earlier) {
         Checks.notNull(earlier, "earlier");
+        for (Counter counter : Counter.values()) {
+            if (counter != Counter.PENDING && earlier.snapshot.get(counter) > snapshot.get(counter)) {
+                String name = counter.name().toLowerCase(Locale.ROOT);
+                throw new IllegalArgumentException("earlier: its " + name + " count (" + earlier.snapshot.get(counter)
+                        + ") is above this snapshot's (" + snapshot.get(counter)
+                        + "): taken after it, or of another timer");
+            }
+        }
         return new TimerStats(snapshot.minus(earlier.snapshot));
     }
 

@@ -34,6 +34,15 @@ final class BadInputStatsTable {
         return new TimerStats(recorder.snapshot(() -> 0, () -> 2, 0));
     }
 
+    /** {@link #sample()} with one more timeout expired: what a snapshot taken after it would show. */
+    static TimerStats later() {
+        StatsRecorder recorder = new StatsRecorder("BadInput", System.getLogger("io.tickwheel.BadInput"), 0, false);
+        recorder.expired(1_000);
+        recorder.expired(HIGHEST);
+        recorder.expired(HIGHEST);
+        return new TimerStats(recorder.snapshot(() -> 0, () -> 3, 0));
+    }
+
     static List<BadInputRow> stats() {
         String hashed = BadInputTable.HB + SLOW;
         String hierarchical = BadInputTable.RB + SLOW;
@@ -57,6 +66,8 @@ final class BadInputStatsTable {
                                 .slowTaskThreshold(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)).build())),
                 rejects("stats.earlier.null", NullPointerException.class, "earlier",
                         call("TimerStats#minus(TimerStats)", f -> sample().minus(null))),
+                rejects("stats.earlier.later", IllegalArgumentException.class, "earlier",
+                        call("TimerStats#minus(TimerStats)", f -> sample().minus(later()))),
                 accepts("stats.percentile.outOfRange", (f, before, result) -> assertThat((Long) result)
                                 .isIn(LOWEST, HIGHEST),
                         call(PERCENTILE, f -> sample().lateness().valueAtPercentile(-1)),

@@ -136,12 +136,17 @@ public final class DurableTimerStats {
      *
      * @param earlier a snapshot of the same timer taken before this one
      * @return the interval
+     * @throws IllegalArgumentException if a count of {@code earlier} is above this one's
      */
     public DurableTimerStats minus(final DurableTimerStats earlier) {
         DurableArgs.notNull(earlier, "earlier");
         long[] diff = new long[counts.length];
         for (int i = 0; i < diff.length; i++) {
             diff[i] = counts[i] - earlier.counts[i];
+            if (diff[i] < 0) { // every count only grows
+                throw new IllegalArgumentException("earlier: a count (" + earlier.counts[i]
+                        + ") is above this snapshot's (" + counts[i] + "): taken after it, or of another timer");
+            }
         }
         return new DurableTimerStats(diff, scheduleLatency.data.minus(earlier.scheduleLatency.data),
                 cancelLatency.data.minus(earlier.cancelLatency.data));

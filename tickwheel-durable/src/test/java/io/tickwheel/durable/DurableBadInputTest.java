@@ -160,6 +160,16 @@ class DurableBadInputTest {
     }
 
     @Test
+    void statsMinus_argumentsSwapped_throwsNamingEarlier() {
+        DurableTimerStats before = timer.stats();
+        timer.schedule("t", "k", new byte[0], AT);
+        DurableTimerStats after = timer.stats();
+        assertThat(after.minus(before).scheduled()).isEqualTo(1);
+        assertThatThrownBy(() -> before.minus(after)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("earlier");
+    }
+
+    @Test
     void store_openedTwice_throwsIllegalState() {
         JournalStore store = JournalStore.open(dir.resolve("twice"));
         try (DurableTimer t = DurableTimer.builder(store).build()) {

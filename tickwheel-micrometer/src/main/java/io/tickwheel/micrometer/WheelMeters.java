@@ -65,7 +65,8 @@ final class WheelMeters implements MeterBinder {
                 .description("Timeouts scheduled and neither expired nor cancelled")
                 .baseUnit("timeouts").tags(tags).register(registry);
         counter(registry, "tickwheel.timeouts", "scheduled", TimerStats::scheduled, "Timeouts scheduled");
-        counter(registry, "tickwheel.timeouts", "expired", TimerStats::expired, "Timeouts whose task was run");
+        counter(registry, "tickwheel.timeouts", "expired", TimerStats::expired,
+                "Timeouts that came due and whose task was handed to run (the task executor may refuse it)");
         counter(registry, "tickwheel.timeouts", "cancelled", TimerStats::cancelled,
                 "Timeouts cancelled, or returned by stop()");
         counter(registry, "tickwheel.timeouts", "rejected", TimerStats::rejected,
