@@ -46,7 +46,7 @@ public interface ChannelFactory {
      * @param path the new segment
      * @param failure the roll's failure, which a failed delete is added to
      */
-    default void deleteAfter(final Path path, final Exception failure) {
+    default void deleteAfter(final Path path, final Throwable failure) {
         try {
             delete(path);
         } catch (IOException again) {

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,8 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>If the write or the force fails, every op of the batch fails with an
  * {@link UncheckedIOException}, nothing of it is applied, and the segment is cut back to where the
- * batch began (retried before the next batch if the cut fails too), so a failed op never surfaces
- * later. The writer never dies of a failure: the next batch tries the disk again.
+ * batch began (retried before the next batch, and at close, if the cut fails too), so a failed op
+ * never surfaces later (docs/FAULTS.md says when it still can). The user's clock is read before the
+ * write, so its exception fails the batch the same way. The writer never dies of a failure, whatever
+ * the Throwable, and never leaves a future pending: the next batch tries the disk again.
  *
  * <p>Threading: {@link #submit} and {@link #close} are thread-safe; everything else runs on the
  * writer thread. Hand-off: a {@code LinkedBlockingQueue} (its put happens-before the take that
@@ -68,6 +71,8 @@ public final class GroupCommitWriter {
     private ByteBuffer buf = RecordCodec.buffer(1 << 20);
     private volatile boolean closed;
     private long dirtySize = -1;
+    /** Whether the current batch's force returned (its ops are durable, whatever happens next). */
+    private boolean batchDurable;
 
     /**
      * Creates and starts the writer.
@@ -112,38 +117,84 @@ public final class GroupCommitWriter {
                 if (first == POISON) {
                     return;
                 }
-                batch.add(first);
-                queue.drainTo(batch, MAX_BATCH - 1);
-                boolean stop = batch.remove(POISON);
-                writeBatch();
-                batch.clear();
+                boolean stop = false;
+                try {
+                    batch.add(first);
+                    queue.drainTo(batch, MAX_BATCH - 1);
+                    stop = batch.remove(POISON);
+                    writeBatch();
+                } catch (Throwable e) { // last resort: writeBatch completes every future itself
+                    stop = stop || batch.contains(POISON);
+                    failBatch(e);
+                } finally {
+                    batch.clear();
+                    batchDurable = false;
+                }
                 if (stop) {
                     return;
                 }
-                try {
-                    // Not while a failed batch's cut-back is pending: a roll or compaction would switch
-                    // segments, and the pending cut would then pad the new segment up to the old offset.
-                    if (dirtySize < 0) {
-                        host.afterBatch();
-                    }
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "journal maintenance failed; will retry after the next batch", e);
-                }
+                maintain();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            closed = true;
-            failQueued();
+            try {
+                cutBackOnClose();
+            } finally {
+                closed = true;
+                failQueued();
+            }
+        }
+    }
+
+    /** The roll and compaction decisions; any Throwable (an Error from a channel open or a thread start too). */
+    private void maintain() {
+        try {
+            // Not while a failed batch's cut-back is pending: a roll or compaction would switch
+            // segments, and the pending cut would then pad the new segment up to the old offset.
+            if (dirtySize < 0) {
+                host.afterBatch();
+            }
+        } catch (Throwable e) {
+            warn("journal maintenance failed; will retry after the next batch", e);
+        }
+    }
+
+    /**
+     * On the way out, a failed batch's cut-back that is still pending is tried once more (the next
+     * batch would have done it): without it a clean close left the failed batch's records in the
+     * segment, and the next open brought the failed ops back. If the disk still refuses, the records
+     * are the tail of the last segment from {@code dirtySize} on; the ERROR says where, so that the file
+     * can be cut there before the journal is opened again (docs/FAULTS.md).
+     */
+    private void cutBackOnClose() {
+        if (dirtySize < 0) {
+            return;
+        }
+        try {
+            files.cutBack(dirtySize);
+            dirtySize = -1;
+        } catch (Throwable e) {
+            try {
+                LOG.log(Level.ERROR, "cannot cut the journal back after a failed write, at close either: segment "
+                        + files.activeNumber() + " holds the records of failed (never acknowledged) ops from offset "
+                        + dirtySize + " on, and the next open replays them unless that file is cut there first", e);
+            } catch (Throwable ignored) {
+                // a broken logging backend; nothing more to do
+            }
         }
     }
 
     private void writeBatch() {
-        boolean ok = false;
         Throwable failure = null;
         long start = files.activeSize();
+        long horizon = Long.MIN_VALUE;
         int written = 0;
         try {
+            // The user's clock, read before anything is written: if it throws, the batch fails as for
+            // a disk error, with nothing written or applied. Read after the force, its exception would
+            // strike a batch that is already durable (and before, it killed the writer there).
+            horizon = host.horizonMillis();
             buf.clear();
             synchronized (core) {
                 for (JournalOp op : batch) {
@@ -166,47 +217,115 @@ public final class GroupCommitWriter {
                 forces.incrementAndGet();
                 records.addAndGet(written);
             }
-            ok = true;
+            batchDurable = true;
         } catch (IOException e) {
             failure = new UncheckedIOException("journal write failed: " + e.getMessage(), e);
-            cutBack(start);
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) {
+            // Any other exception or Error (the clock, an OutOfMemoryError while encoding or writing)
+            // before the force returned: the batch is not known to be durable, so it fails, and its
+            // bytes are cut back exactly as after a failed write.
             failure = e;
+        }
+        if (failure != null) {
             cutBack(start);
         }
-        finish(ok, failure, start);
+        finish(failure, start, horizon);
     }
 
-    private void finish(final boolean ok, final Throwable failure, final long start) {
+    /**
+     * Applies a durable batch (or lifts a failed one's overlay and dooms), makes the sink calls, and
+     * completes every future. Nothing in here may leave a future pending: each step is guarded.
+     */
+    private void finish(final Throwable failure, final long start, final long horizon) {
+        boolean ok = failure == null;
         long segment = files.activeNumber();
+        IdentityHashMap<JournalOp, Throwable> notApplied = null;
         synchronized (core) {
-            if (ok) {
-                long horizon = host.horizonMillis();
-                for (JournalOp op : batch) {
-                    core.apply(op, JournalLocation.of(segment, start + op.recordStart), horizon, sinkCalls);
+            try {
+                if (ok) {
+                    for (JournalOp op : batch) {
+                        try {
+                            core.apply(op, JournalLocation.of(segment, start + op.recordStart), horizon, sinkCalls);
+                        } catch (Throwable e) {
+                            if (notApplied == null) {
+                                notApplied = new IdentityHashMap<>();
+                            }
+                            notApplied.put(op, e);
+                        }
+                    }
                 }
+            } finally {
+                core.endBatch(!ok);
             }
-            core.endBatch(!ok);
         }
-        TimerStore.Sink sink = host.sink();
-        if (sink != null) {
-            sinkCalls.run(sink);
+        try {
+            TimerStore.Sink sink = host.sink();
+            if (sink != null) {
+                sinkCalls.run(sink);
+            }
+        } catch (Throwable e) {
+            warn("the journal's sink calls failed; the scanner hands the timeouts over again", e);
         }
         for (JournalOp op : batch) {
-            if (ok) {
+            Throwable e = ok ? notApplied == null ? null : notApplied.get(op) : failure;
+            complete(op, e != null && ok ? durableButNotApplied(op, e) : e);
+        }
+    }
+
+    /**
+     * The exception for an op that is durable (its batch's force returned) but that this process
+     * could not apply (an Error in apply, or after it): it takes effect at the next open. Success
+     * would be a lie in this process (a cancelled timeout could still fire here), a plain failure a
+     * lie after a restart; this exception says both, so the caller can retry (ops are idempotent by
+     * key) or restart.
+     */
+    private static IllegalStateException durableButNotApplied(final JournalOp op, final Throwable cause) {
+        return new IllegalStateException(op.kind + " " + op.type + "/" + op.key + " is in the journal and takes "
+                + "effect when it is next opened, but this process could not apply it", cause);
+    }
+
+    /** Fails every op of the batch not completed yet (a Throwable escaped {@link #writeBatch}). */
+    private void failBatch(final Throwable e) {
+        try {
+            synchronized (core) { // again if finish did it already: endBatch then finds nothing to do
+                core.endBatch(!batchDurable);
+            }
+        } catch (Throwable again) {
+            e.addSuppressed(again);
+        }
+        for (JournalOp op : batch) {
+            complete(op, batchDurable ? durableButNotApplied(op, e) : e);
+        }
+        warn("the journal writer failed on a batch; its unfinished ops fail, the writer goes on", e);
+    }
+
+    private static void complete(final JournalOp op, final Throwable failure) {
+        try {
+            if (failure == null) {
                 op.future.complete(op.result);
             } else {
                 op.future.completeExceptionally(failure);
             }
+        } catch (Throwable e) { // a dependent stage run here that throws an Error (a stack overflow)
+            warn("a stage chained to a journal future threw on the writer", e);
+        }
+    }
+
+    private static void warn(final String message, final Throwable e) {
+        try {
+            LOG.log(Level.WARNING, message, e);
+        } catch (Throwable ignored) {
+            // a broken logging backend must not kill the writer either
         }
     }
 
     private void cutBack(final long start) {
         try {
             files.cutBack(start);
-        } catch (IOException | RuntimeException again) {
+        } catch (Throwable again) {
             dirtySize = start;
-            LOG.log(Level.WARNING, "cannot cut the journal back after a failed write; retrying before the next", again);
+            warn("cannot cut the journal back after a failed write; retrying before the next batch and at close",
+                    again);
         }
     }
 

@@ -289,9 +289,18 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
                 roll(upTo + 2);
                 Thread t = new Thread(() -> compact(upTo), "tickwheel-journal-compactor");
                 t.setDaemon(true);
+                // Set before start (the compactor clears it when done, which may be before start
+                // returns), and cleared if start throws (OutOfMemoryError: unable to create native
+                // thread): a field left set would disable compaction for good.
                 compaction = t;
                 compactionsStarted.incrementAndGet();
-                t.start();
+                try {
+                    t.start();
+                } catch (Throwable e) {
+                    compaction = null;
+                    compactionsStarted.decrementAndGet();
+                    throw e;
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot roll the journal to a new segment", e);

@@ -176,7 +176,7 @@ public final class SegmentFiles implements AutoCloseable {
         FileChannel old;
         try {
             old = active.switchTo(ch, number, size, header(number));
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             closeQuietly(ch);
             if (size == 0) { // a failed roll's segment must not outlive it: see deleteAfter
                 channels.deleteAfter(path(number), e);

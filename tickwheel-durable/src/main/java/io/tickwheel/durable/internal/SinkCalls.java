@@ -53,18 +53,21 @@ public final class SinkCalls {
      * @param sink the sink
      */
     public void run(final TimerStore.Sink sink) {
-        for (Object c : calls) {
-            try {
-                if (c instanceof Revoke r) {
-                    sink.revoke(r.type, r.key, r.version);
-                } else {
-                    sink.deliver((StoredTimeout) c);
+        try {
+            for (Object c : calls) {
+                try {
+                    if (c instanceof Revoke r) {
+                        sink.revoke(r.type, r.key, r.version);
+                    } else {
+                        sink.deliver((StoredTimeout) c);
+                    }
+                } catch (RuntimeException | Error e) {
+                    LOG.log(Level.ERROR, "the timer's sink threw on " + c + "; the store goes on", e);
                 }
-            } catch (RuntimeException | Error e) {
-                LOG.log(Level.ERROR, "the timer's sink threw on " + c + "; the store goes on", e);
             }
+        } finally {
+            calls.clear(); // even if logging threw: the next batch must not repeat these calls
         }
-        calls.clear();
     }
 
     private record Revoke(String type, String key, long version) {
