@@ -153,12 +153,33 @@ public final class JournalCore {
         }
     }
 
-    /** Ends a batch: forgets the overlay; if the batch failed, lifts its dooms. */
+    /**
+     * Ends a batch: forgets the overlay; if the batch failed, lifts its dooms and hands each such
+     * timeout that is delivered but not claimed back to the scanner.
+     *
+     * <p>Why hand it back: while the slot was doomed, the wheel may have fired it and its claim been
+     * refused; the runner then drops it, so the wheel no longer holds it, yet the slot is still marked
+     * delivered, and the scanner skips delivered slots: it would stay pending and never fire in this
+     * process. Nothing records whether that refusal happened, so every such slot is put back among the
+     * undelivered, and the scanner delivers it again (within a second). That cannot fire it twice:
+     * if the wheel still holds it, the delivery carries the same version and the bridge keeps what it
+     * holds; if the wheel fired it after the doom was lifted, that run claimed it (CLAIMED until its
+     * outcome is applied, and done removes it, retry gives it a new version), so the redelivery's
+     * claim is refused. A claimed slot is left alone: its run records the outcome.
+     *
+     * <p>Ordering relied on: this runs on the writer thread with the store's lock held (this object),
+     * as do {@code claim} and the scanner's poll, so a claim is refused by the doom before this lifts
+     * it, or sees it lifted; never in between.
+     */
     void endBatch(final boolean failedBatch) {
         if (failedBatch) {
             for (int s : doomed) {
                 if (live.version(s) >= 0) {
                     live.flag(s, LiveSet.DOOMED, false);
+                    byte f = live.flags(s);
+                    if ((f & LiveSet.DELIVERED) != 0 && (f & LiveSet.CLAIMED) == 0) {
+                        live.undeliver(s);
+                    }
                 }
             }
         }
