@@ -101,23 +101,15 @@ class TimerMetricsTest {
                 .isEqualTo((double) stats(timer).slowTasks());
         assertThat(counter(registry, "tickwheel.task.rejections")).isZero();
 
-        FunctionTimer lateness = registry.get("tickwheel.lateness").functionTimer();
-        assertThat(lateness.count()).isEqualTo(FIRED);
-        // Tasks run on the worker: the 60 ms task delays whatever was due behind it.
-        assertThat(lateness.mean(TimeUnit.MILLISECONDS)).isBetween(0.0, 10_000.0);
-        assertThat(gauge(registry, "tickwheel.lateness.max")).isCloseTo(stats(timer).lateness().max() / 1e9,
-                within(1e-12));
-        double p50 = percentile(registry, "tickwheel.lateness", "0.5");
-        double p99 = percentile(registry, "tickwheel.lateness", "0.99");
-        double p999 = percentile(registry, "tickwheel.lateness", "0.999");
-        assertThat(p50).isBetween(0.0, p99);
-        assertThat(p99).isLessThanOrEqualTo(p999);
-        assertThat(p999).isLessThanOrEqualTo(gauge(registry, "tickwheel.lateness.max"));
-
-        FunctionTimer duration = registry.get("tickwheel.task.duration").functionTimer();
-        assertThat(duration.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(60);
-        assertThat(gauge(registry, "tickwheel.task.duration.max")).isGreaterThanOrEqualTo(0.060);
-        assertThat(percentile(registry, "tickwheel.task.duration", "0.5")).isLessThan(0.060);
+        // Read after the workload: nothing else comes due before assertWakesUp, so the histograms
+        // the meters read are the ones in this snapshot.
+        TimerStats after = stats(timer);
+        assertThat(after.lateness().count()).isEqualTo(FIRED);
+        assertThat(after.taskTime().max()).as("the 60 ms task").isGreaterThanOrEqualTo(60_000_000L);
+        // Spread, so that a percentile read at the wrong scale (0.999 for 99.9) reads another value.
+        assertThat(after.taskTime().valueAtPercentile(0.999)).isLessThan(after.taskTime().valueAtPercentile(99.9));
+        assertHistogramMeters(registry, "tickwheel.lateness", after.lateness());
+        assertHistogramMeters(registry, "tickwheel.task.duration", after.taskTime());
 
         assertWakesUp(timer, registry, worker.get());
 
@@ -206,6 +198,26 @@ class TimerMetricsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timer");
         assertThatThrownBy(() -> new TimerMetrics((Timer) null, "x", Tags.empty()))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("timer");
+    }
+
+    /**
+     * Every meter of one histogram equals the snapshot's own value, converted as the meter converts:
+     * the count; the total (Micrometer keeps it in seconds, so nanoseconds to seconds and back is
+     * exact to well under a nanosecond, not to the last bit of a double); the max and each percentile
+     * (nanoseconds / 1e9, the percentile asked for as phi * 100).
+     */
+    private static void assertHistogramMeters(final MeterRegistry registry, final String name,
+            final TimerStats.Histogram histogram) {
+        FunctionTimer meter = registry.get(name).functionTimer();
+        assertThat(meter.count()).as(name).isEqualTo((double) histogram.count());
+        assertThat(meter.totalTime(TimeUnit.NANOSECONDS)).as(name + " total")
+                .isCloseTo((double) histogram.sum(), within(1.0));
+        assertThat(gauge(registry, name + ".max")).as(name + ".max")
+                .isCloseTo(histogram.max() / 1e9, within(1e-12));
+        for (String phi : new String[] {"0.5", "0.99", "0.999"}) {
+            assertThat(percentile(registry, name, phi)).as(name + " phi " + phi)
+                    .isCloseTo(histogram.valueAtPercentile(Double.parseDouble(phi) * 100) / 1e9, within(1e-12));
+        }
     }
 
     private static TimerStats stats(final Timer timer) {

@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,10 +27,11 @@ class NettyTimerCancelledTest {
     static final class Recording implements TimerTask {
         final List<Timeout> cancelled = new CopyOnWriteArrayList<>();
         final List<String> threads = new CopyOnWriteArrayList<>();
-        final boolean fail;
+        /** What {@code cancelled} throws, the same instance each time; null if it returns. */
+        final IllegalStateException failure;
 
         Recording(final boolean fail) {
-            this.fail = fail;
+            this.failure = fail ? new IllegalStateException("expected by the test: cancelled() throws") : null;
         }
 
         @Override
@@ -38,8 +42,8 @@ class NettyTimerCancelledTest {
         public void cancelled(final Timeout timeout) {
             cancelled.add(timeout);
             threads.add(Thread.currentThread().getName());
-            if (fail) {
-                throw new IllegalStateException("expected by the test: cancelled() throws");
+            if (failure != null) {
+                throw failure;
             }
         }
     }
@@ -95,13 +99,27 @@ class NettyTimerCancelledTest {
     void cancelledThatThrows_isLogged_andTheCancelStillHolds() throws Exception {
         NettyTimer timer = newTimer();
         Recording task = new Recording(true);
-        Timeout timeout = timer.newTimeout(task, 50, TimeUnit.MILLISECONDS);
+        try (LogCapture log = LogCapture.of(HierarchicalWheelTimer.class)) {
+            Timeout timeout = timer.newTimeout(task, 50, TimeUnit.MILLISECONDS);
 
-        assertThat(timeout.cancel()).isTrue();
-        assertThat(timeout.isCancelled()).isTrue();
-        assertThat(task.cancelled).hasSize(NettyVersionTest.netty42() ? 1 : 0);
-        Thread.sleep(200);
-        assertThat(timeout.isExpired()).isFalse();
-        assertThat(timer.pendingTimeouts()).isZero();
+            assertThat(timeout.cancel()).isTrue();
+            assertThat(timeout.isCancelled()).isTrue();
+            // cancelled() runs on the cancelling thread, so what it threw is logged before cancel() returns.
+            if (NettyVersionTest.netty42()) {
+                assertThat(task.cancelled).containsExactly(timeout);
+                List<LogRecord> logged = log.find(Level.WARNING, task.failure);
+                assertThat(logged).hasSize(1);
+                assertThat(logged.get(0).getMessage()).contains("cancelled()");
+            } else {
+                assertThat(task.cancelled).isEmpty();
+                assertThat(log.find(Level.WARNING, task.failure)).isEmpty();
+            }
+            // Timeouts come due in deadline order: once a later one has run, the cancelled one would have.
+            CountDownLatch later = new CountDownLatch(1);
+            timer.newTimeout(t -> later.countDown(), 100, TimeUnit.MILLISECONDS);
+            assertThat(later.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(timeout.isExpired()).isFalse();
+            assertThat(timer.pendingTimeouts()).isZero();
+        }
     }
 }

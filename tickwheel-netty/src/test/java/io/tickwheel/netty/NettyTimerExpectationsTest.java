@@ -15,6 +15,8 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -128,17 +130,45 @@ class NettyTimerExpectationsTest {
     }
 
     @Test
-    void taskExecutor_runsTheNettyTasks() throws Exception {
+    void taskExecutor_runsTheNettyTasksOnItsOwnThreads_notOnTheWorker() throws Exception {
+        AtomicReference<Thread> worker = new AtomicReference<>();
+        AtomicReference<Thread> executorThread = new AtomicReference<>();
+        ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "netty-test-task-executor");
+            executorThread.set(thread);
+            return thread;
+        });
         AtomicInteger handed = new AtomicInteger();
-        Executor executor = command -> {
+        Executor counting = command -> {
             handed.incrementAndGet();
-            command.run();
+            executor.execute(command);
         };
-        NettyTimer timer = track(HierarchicalWheelTimer.builder().taskExecutor(executor).build());
-        CountDownLatch ran = new CountDownLatch(1);
-        timer.newTimeout(t -> ran.countDown(), 10, TimeUnit.MILLISECONDS);
-        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(handed).hasValue(1);
+        try {
+            NettyTimer timer = track(HierarchicalWheelTimer.builder().taskExecutor(counting).threadFactory(runnable -> {
+                Thread thread = new Thread(runnable, "netty-test-worker");
+                worker.set(thread);
+                return thread;
+            }).build());
+            AtomicReference<Thread> ranOn = new AtomicReference<>();
+            AtomicReference<Timeout> seen = new AtomicReference<>();
+            CountDownLatch ran = new CountDownLatch(1);
+            Timeout timeout = timer.newTimeout(t -> {
+                ranOn.set(Thread.currentThread());
+                seen.set(t);
+                ran.countDown();
+            }, 10, TimeUnit.MILLISECONDS);
+            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(handed).hasValue(1);
+            assertThat(worker.get()).as("the timer's worker was made by its thread factory").isNotNull();
+            assertThat(ranOn.get()).as("ran on the executor's thread").isSameAs(executorThread.get())
+                    .isNotSameAs(worker.get());
+            assertThat(seen.get()).as("with the Netty handle").isSameAs(timeout);
+            assertThat(timeout.isExpired()).isTrue();
+        } finally {
+            executor.shutdownNow();
+            assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
     }
 
     @Test

@@ -2,11 +2,13 @@ package io.tickwheel.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
 import io.tickwheel.HierarchicalWheelTimer;
 import io.tickwheel.Timers;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,6 +16,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -61,16 +65,33 @@ class NettyTimerTest {
     @Test
     void newTimeout_zeroDelayRunningBeforeNewTimeoutReturns_taskSeesAWorkingHandle() throws Exception {
         NettyTimer timer = newTimer();
-        AtomicReference<Boolean> expiredInside = new AtomicReference<>();
-        CountDownLatch ran = new CountDownLatch(100);
-        for (int i = 0; i < 100; i++) {
-            timer.newTimeout(t -> {
-                expiredInside.compareAndSet(null, t.isExpired() && !t.cancel());
-                ran.countDown();
+        int tasks = 100;
+        // Each task's own observation, or what its handle threw: every one of them is checked.
+        AtomicReferenceArray<String> observed = new AtomicReferenceArray<>(tasks);
+        AtomicReferenceArray<Timeout> seen = new AtomicReferenceArray<>(tasks);
+        Timeout[] returned = new Timeout[tasks];
+        CountDownLatch ran = new CountDownLatch(tasks);
+        for (int i = 0; i < tasks; i++) {
+            int n = i;
+            returned[i] = timer.newTimeout(t -> {
+                try {
+                    seen.set(n, t);
+                    boolean expired = t.isExpired();
+                    boolean cancelled = t.cancel();
+                    observed.set(n, expired && !cancelled ? "working" : "expired=" + expired + " cancel=" + cancelled);
+                } catch (RuntimeException e) {
+                    observed.set(n, e.toString());
+                } finally {
+                    ran.countDown();
+                }
             }, 0, TimeUnit.MILLISECONDS);
         }
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(expiredInside.get()).isTrue();
+        for (int i = 0; i < tasks; i++) {
+            assertThat(observed.get(i)).as("task %d", i).isEqualTo("working");
+            assertThat(seen.get(i)).as("task %d's handle", i).isSameAs(returned[i]);
+            assertThat(returned[i].isExpired()).as("task %d", i).isTrue();
+        }
     }
 
     @Test
@@ -166,11 +187,19 @@ class NettyTimerTest {
     @Test
     void task_thatThrows_isLoggedAndHarmsNoOtherTimeout() throws Exception {
         NettyTimer timer = newTimer();
+        IllegalStateException failure = new IllegalStateException("expected by the test");
+        TimerTask throwing = t -> {
+            throw failure;
+        };
         CountDownLatch after = new CountDownLatch(1);
-        timer.newTimeout(t -> {
-            throw new IllegalStateException("expected by the test");
-        }, 1, TimeUnit.MILLISECONDS);
-        timer.newTimeout(t -> after.countDown(), 20, TimeUnit.MILLISECONDS);
-        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+        try (LogCapture log = LogCapture.of(HierarchicalWheelTimer.class)) {
+            timer.newTimeout(throwing, 1, TimeUnit.MILLISECONDS);
+            timer.newTimeout(t -> after.countDown(), 20, TimeUnit.MILLISECONDS);
+            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(log.find(Level.WARNING, failure)).hasSize(1));
+            assertThat(log.find(Level.WARNING, failure).get(0).getMessage()).as("names the failed task")
+                    .contains(String.valueOf(throwing));
+        }
     }
 }
