@@ -87,7 +87,8 @@ class HashedWheelTimerTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("constructors")
-    void constructor_each_makesTimerThatSchedulesFiresAndStops(final String signature, final Maker maker) {
+    void constructor_each_makesTimerThatSchedulesFiresAndStops(final String signature, final Maker maker)
+            throws InterruptedException {
         AtomicInteger executed = new AtomicInteger();
         Executor countingExecutor = command -> {
             executed.incrementAndGet();
@@ -106,6 +107,9 @@ class HashedWheelTimerTest {
         if (signature.contains("threadFactory")) {
             assertThat(threads).hasSize(1);
             assertThat(probe.ranOn.get()).isSameAs(threads.get(0));
+            // stop() returns once the worker's final drain is done (Lifecycle.awaitWorkerExit), which can be
+            // a moment before the thread itself has ended: wait for that, bounded.
+            threads.get(0).join(10_000);
             assertThat(threads.get(0).isAlive()).isFalse();
         }
         assertThat(executed.get()).isEqualTo(signature.contains("taskExecutor") ? 1 : 0);
