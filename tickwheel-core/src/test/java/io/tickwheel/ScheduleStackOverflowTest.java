@@ -2,6 +2,7 @@ package io.tickwheel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.internal.EngineProbe;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -150,8 +151,9 @@ class ScheduleStackOverflowTest {
             Thread.sleep(10);
         }
         Thread.sleep(100); // for any run that should not come
-        assertThat(ran.containsAll(accepted)).as("every accepted timeout fired within 10 s (%d of %d)",
-                accepted.stream().filter(ran::contains).count(), accepted.size()).isTrue();
+        assertThat(ran.containsAll(accepted)).as("every accepted timeout fired within 10 s (%d of %d); %s",
+                accepted.stream().filter(ran::contains).count(), accepted.size(),
+                EngineProbe.describe(TimerFaultSupport.coreOf(timer))).isTrue();
         // A call that threw may have queued its timeout, which then runs like any other, once.
         assertThat(runs.get()).as("runs (%d overflows)", overflows[0])
                 .isEqualTo(ran.size()).isBetween(accepted.size(), accepted.size() + (int) overflows[0]);
