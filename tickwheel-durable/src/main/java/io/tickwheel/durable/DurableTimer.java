@@ -6,6 +6,7 @@ import io.tickwheel.durable.internal.DurableArgs;
 import io.tickwheel.durable.internal.DurableStatsRecorder;
 import io.tickwheel.durable.internal.HandlerRunner;
 import io.tickwheel.durable.internal.OwnedResources;
+import io.tickwheel.durable.internal.RefusedWork;
 import io.tickwheel.durable.internal.WheelBridge;
 import java.time.Clock;
 import java.time.DateTimeException;
@@ -54,6 +55,7 @@ public final class DurableTimer implements AutoCloseable {
     private final TimerStore store;
     private final Clock clock;
     private final WheelBridge bridge;
+    private final RefusedWork refused = new RefusedWork("tickwheel-durable-retry"); // what the wheel refused
     private final ExecutorService ownedExecutor;
     private final int maxPayloadBytes;
     private final DurableStatsRecorder stats = new DurableStatsRecorder();
@@ -65,8 +67,8 @@ public final class DurableTimer implements AutoCloseable {
         this.ownedExecutor = owned;
         this.maxPayloadBytes = store.maxPayloadBytes();
         HandlerRunner runner = new HandlerRunner(store, b.handlers, executor, b.timer, clock, b.maxAttempts,
-                b.firstBackoff, () -> closed, stats);
-        this.bridge = new WheelBridge(b.timer, clock, runner::due);
+                b.firstBackoff, () -> closed, stats, refused);
+        this.bridge = new WheelBridge(b.timer, clock, runner::due, refused);
     }
 
     /**
@@ -235,6 +237,7 @@ public final class DurableTimer implements AutoCloseable {
             closed = true;
         }
         bridge.close();
+        refused.close();
         try {
             store.close();
         } finally {

@@ -17,12 +17,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Acknowledged timeouts that a transient fault used to strand in a live process: pending in the
@@ -164,6 +171,67 @@ class StrandedTimeoutTest {
             timer.schedule("t", "j", new byte[0], Duration.ofMillis(300));
             assertEachFiresOnce(timer, "k", "j");
             assertThat(errors.get()).as("every injected Error was thrown").isLessThanOrEqualTo(0);
+        }
+    }
+
+    /** A wheel that throws what {@code refusal} supplies on each of the next {@code refusals} calls. */
+    private Timer refusingWheel(final AtomicInteger refusals, final Supplier<? extends Throwable> refusal) {
+        return new Timer() {
+            @Override
+            public Timeout newTimeout(final TimerTask task, final long delay, final TimeUnit unit) {
+                if (refusals.get() > 0 && refusals.getAndDecrement() > 0) {
+                    Throwable t = refusal.get();
+                    if (t instanceof Error e) {
+                        throw e;
+                    }
+                    throw (RuntimeException) t;
+                }
+                return wheel.newTimeout(task, delay, unit);
+            }
+
+            @Override
+            public Set<Timeout> stop() {
+                return wheel.stop();
+            }
+
+            @Override
+            public long pendingTimeouts() {
+                return wheel.pendingTimeouts();
+            }
+        };
+    }
+
+    /**
+     * The executor refuses a due timeout's run, and the wheel then refuses the delayed retry of that
+     * submit (an Error, or a RuntimeException such as a stopped or full wheel's). Before the fix an
+     * Error escaped into the wheel's task and a RuntimeException was logged and dropped: either way
+     * the timeout was only in memory and never fired in this process.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"error", "runtime"})
+    void executorRefusesAndTheWheelRefusesTheRetry_theTimeoutStillFiresOnce(final String kind) throws Exception {
+        wheel = HashedWheelTimer.builder().tickDuration(10, TimeUnit.MILLISECONDS).build();
+        AtomicInteger wheelRefusals = new AtomicInteger();
+        AtomicInteger executorRefusals = new AtomicInteger(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        Executor refusingOnce = command -> {
+            if (executorRefusals.getAndDecrement() > 0) {
+                wheelRefusals.set(2); // the retry's wheel timeout, then the retry thread's first try
+                throw new RejectedExecutionException("injected");
+            }
+            pool.execute(command);
+        };
+        Timer flaky = refusingWheel(wheelRefusals, () -> kind.equals("error")
+                ? new OutOfMemoryError("unable to create native thread (injected)")
+                : new IllegalStateException("injected: cannot be started once stopped"));
+        try (DurableTimer timer = DurableTimer.builder(JournalStore.open(dir)).timer(flaky).executor(refusingOnce)
+                .handler("t", this::fire).build()) {
+            timer.schedule("t", "k", new byte[0], Duration.ofMillis(300));
+            assertEachFiresOnce(timer, "k");
+            assertThat(executorRefusals.get()).as("the executor refused once").isNegative();
+            assertThat(wheelRefusals.get()).as("the wheel refused the retry").isLessThanOrEqualTo(1);
+        } finally {
+            pool.shutdownNow();
         }
     }
 }

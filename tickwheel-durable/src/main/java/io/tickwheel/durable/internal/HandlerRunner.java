@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -26,8 +25,10 @@ import java.util.function.BooleanSupplier;
  * A type with no handler is not claimed, so it stays pending in the store for a process that has
  * one (logged at WARNING once per type). If recording an outcome fails (the disk), it is tried again
  * every second until it succeeds or the timer closes; until then the timeout stays claimed here,
- * and after a restart it runs again (at least once). Refused claims, outcomes and failed outcome
- * records are counted in the timer's {@link DurableStatsRecorder}.
+ * and after a restart it runs again (at least once). A delay of "a second" is a wheel timeout; if
+ * the wheel refuses it (stopped by its owner, its pending limit, an {@code Error}), the work goes to
+ * {@link RefusedWork} instead of being dropped: the timeout is only in this process's memory. Refused
+ * claims, outcomes and failed outcome records are counted in the timer's {@link DurableStatsRecorder}.
  *
  * <p>Threading: thread-safe; {@link #due} is called on the wheel's thread and only hands over to the
  * executor; handlers and outcome calls run on the executor's threads, outcome completions on the
@@ -46,6 +47,7 @@ public final class HandlerRunner {
     private final Duration firstBackoff;
     private final BooleanSupplier closed;
     private final DurableStatsRecorder stats;
+    private final RefusedWork refused;
     private final Set<String> warnedTypes = ConcurrentHashMap.newKeySet();
 
     /**
@@ -60,10 +62,11 @@ public final class HandlerRunner {
      * @param firstBackoff delay before the first retry
      * @param closed       whether the timer is closed
      * @param stats        counts claims refused, outcomes and store errors
+     * @param refused      where work goes that the wheel refused to delay
      */
     public HandlerRunner(final TimerStore store, final Map<String, DurableTask> handlers, final Executor executor,
             final Timer wheel, final Clock clock, final int maxAttempts, final Duration firstBackoff,
-            final BooleanSupplier closed, final DurableStatsRecorder stats) {
+            final BooleanSupplier closed, final DurableStatsRecorder stats, final RefusedWork refused) {
         this.store = store;
         this.handlers = Map.copyOf(handlers);
         this.executor = executor;
@@ -73,6 +76,7 @@ public final class HandlerRunner {
         this.firstBackoff = firstBackoff;
         this.closed = closed;
         this.stats = stats;
+        this.refused = refused;
     }
 
     /**
@@ -98,9 +102,10 @@ public final class HandlerRunner {
         }
         try {
             executor.execute(r);
-        } catch (RejectedExecutionException | Error e) {
-            // An Error too (OutOfMemoryError: unable to create native thread): the timeout is only
-            // in this process's wheel, so dropping it here would leave it pending until a restart.
+        } catch (RuntimeException | Error e) {
+            // Not only RejectedExecutionException: an Error (OutOfMemoryError: unable to create native
+            // thread) or an executor's own exception too. The timeout is only in this process's
+            // memory, so dropping it here would leave it pending until a restart.
             LOG.log(Level.WARNING, "the durable timer's executor refused work; trying again in a second", e);
             later(() -> submit(r));
         }
@@ -112,8 +117,8 @@ public final class HandlerRunner {
         }
         try {
             wheel.newTimeout(x -> r.run(), 1, TimeUnit.SECONDS);
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "the wheel refused a delayed retry; the timeout runs again after a restart", e);
+        } catch (RuntimeException | Error e) {
+            refused.add(r, e);
         }
     }
 

@@ -4,17 +4,12 @@ import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
 import io.tickwheel.durable.StoredTimeout;
 import io.tickwheel.durable.TimerStore;
-import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -35,26 +30,22 @@ import java.util.function.Consumer;
  *
  * <p><b>A wheel that refuses.</b> If {@code newTimeout} throws (the wheel's pending limit, or an
  * {@code Error} such as {@code OutOfMemoryError: unable to create native thread}), the timeout stays
- * held here, unarmed, and a re-arm thread of this bridge (started on the first refusal, gone once
- * nothing is left to arm) tries again with backoff from {@value #FIRST_BACKOFF_MILLIS} ms up to a
- * second, until the wheel takes it. It cannot be handed back to the store: the store marked it
- * delivered and does not deliver it again, so dropping it here would leave it pending until a
- * restart. A refused clock ticker is re-armed the same way.
+ * held here, unarmed, and {@link RefusedWork}'s thread tries again with backoff until the wheel
+ * takes it. It cannot be handed back to the store: the store marked it delivered and does not
+ * deliver it again, so dropping it here would leave it pending until a restart. A refused clock
+ * ticker is re-armed the same way.
  *
  * <p>Threading: thread-safe (via a {@code ConcurrentHashMap}; a held timeout is handed to the runner
  * by whoever removes it from the map, so at most once). Each held timeout has one owner that may arm
  * it: whoever delivered it, then the wheel (its check, or the ticker after cancelling its wheel
- * timeout), or, after a refusal, the re-arm thread alone: a refused arm leaves no live wheel timeout
+ * timeout), or, after a refusal, the retry thread alone: a refused arm leaves no live wheel timeout
  * (none was made, or the one it replaces was already cancelled or expired), so neither the wheel nor
- * the ticker can reach it again, and the re-arm thread is the only one that arms it. A wheel timeout
+ * the ticker can reach it again, and the retry thread is the only one that arms it. A wheel timeout
  * armed for a timeout revoked meanwhile does nothing when it fires ({@link #check} finds it gone).
  */
 public final class WheelBridge implements TimerStore.Sink {
 
     private static final long JUMP_MILLIS = 250;
-    private static final long FIRST_BACKOFF_MILLIS = 10;
-    private static final long MAX_BACKOFF_MILLIS = 1000;
-    private static final System.Logger LOG = System.getLogger(WheelBridge.class.getName());
 
     private final Timer wheel;
     private final Clock clock;
@@ -62,13 +53,8 @@ public final class WheelBridge implements TimerStore.Sink {
     private final Map<Key, Held> held = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private volatile Timeout ticker;
-    /** Held timeouts the wheel refused; polled by the re-arm thread only. */
-    private final Queue<Refused> refused = new ConcurrentLinkedQueue<>();
-    /** Whether the clock ticker is to be re-armed by the re-arm thread (the wheel refused it). */
-    private volatile boolean tickerRefused;
-    /** Whether a re-arm thread runs (or is being started). */
-    private final AtomicBoolean rearming = new AtomicBoolean();
-    private volatile Thread rearmThread;
+    /** Where a refused arm (of a held timeout or of the ticker) goes to be tried again. */
+    private final RefusedWork refused;
     /** Ticker thread only (one tick at a time). */
     private long lastClockMillis;
     private long lastNanos;
@@ -79,11 +65,14 @@ public final class WheelBridge implements TimerStore.Sink {
      * @param wheel the wheel
      * @param clock the timer's clock
      * @param onDue gets each timeout once it is due (on the wheel's thread; keep it short)
+     * @param refused where refused arms are tried again (closed by the owner, after this bridge)
      */
-    public WheelBridge(final Timer wheel, final Clock clock, final Consumer<StoredTimeout> onDue) {
+    public WheelBridge(final Timer wheel, final Clock clock, final Consumer<StoredTimeout> onDue,
+            final RefusedWork refused) {
         this.wheel = wheel;
         this.clock = clock;
         this.onDue = onDue;
+        this.refused = refused;
     }
 
     /** Starts the clock ticker. */
@@ -114,9 +103,7 @@ public final class WheelBridge implements TimerStore.Sink {
         if (now == h) {
             arm(k, h);
         }
-        if (!refused.isEmpty()) {
-            startRearming(null); // in case the re-arm thread could not be started before
-        }
+        refused.kick(); // in case its thread could not be started before
     }
 
     @Override
@@ -150,60 +137,16 @@ public final class WheelBridge implements TimerStore.Sink {
             // worker): keep it held and let the re-arm thread try again. Dropping it would strand it:
             // the store counts it as delivered and never delivers it again in this process.
             if (!closed) {
-                refused.add(new Refused(k, h));
-                startRearming(e);
+                refused.add(() -> rearm(k, h), e);
             }
         }
     }
 
-    private void startRearming(final Throwable cause) {
-        if (closed || !rearming.compareAndSet(false, true)) {
-            return;
+    /** The retry thread's attempt: arms {@code h} unless it was revoked, replaced or fired meanwhile. */
+    private void rearm(final Key k, final Held h) {
+        if (!closed && held.get(k) == h) {
+            arm(k, h); // a refusal queues it again
         }
-        LOG.log(Level.WARNING, "the wheel refused a durable timeout (or the clock ticker); it stays held and "
-                + "is armed again when the wheel takes it", cause);
-        try {
-            Thread t = new Thread(this::rearmLoop, "tickwheel-durable-rearm");
-            t.setDaemon(true);
-            rearmThread = t;
-            t.start();
-        } catch (RuntimeException | Error e) {
-            rearming.set(false);
-            LOG.log(Level.ERROR, "cannot start the re-arm thread; trying again at the next delivery or tick", e);
-        }
-    }
-
-    /** The re-arm thread: arms what the wheel refused, with backoff, until nothing is left. */
-    private void rearmLoop() {
-        long backoff = FIRST_BACKOFF_MILLIS;
-        while (!closed) {
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(backoff));
-            if (closed) {
-                break;
-            }
-            if (tickerRefused) {
-                tickerRefused = false;
-                armTicker();
-            }
-            for (int n = refused.size(); n > 0; n--) {
-                Refused r = refused.poll();
-                if (r == null) {
-                    break;
-                }
-                if (held.get(r.key) == r.held) { // else revoked, replaced or fired meanwhile
-                    arm(r.key, r.held); // a refusal queues it again
-                }
-            }
-            if (refused.isEmpty() && !tickerRefused) {
-                rearming.set(false);
-                // A refusal queued after the check above saw rearming still set and started no thread.
-                if ((refused.isEmpty() && !tickerRefused) || !rearming.compareAndSet(false, true)) {
-                    return;
-                }
-            }
-            backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
-        }
-        rearming.set(false);
     }
 
     private void armTicker() {
@@ -212,8 +155,7 @@ public final class WheelBridge implements TimerStore.Sink {
         } catch (RuntimeException | Error e) {
             // Nothing else re-arms the ticker; clock jumps would no longer be followed.
             if (!closed) {
-                tickerRefused = true;
-                startRearming(e);
+                refused.add(this::armTicker, e);
             }
         }
     }
@@ -255,18 +197,12 @@ public final class WheelBridge implements TimerStore.Sink {
             }
         }
         armTicker();
-        if (!refused.isEmpty()) {
-            startRearming(null);
-        }
+        refused.kick();
     }
 
     /** Drops every held timeout (they stay pending in the store) and stops the ticker. */
     public void close() {
         closed = true;
-        Thread r = rearmThread;
-        if (r != null) {
-            LockSupport.unpark(r);
-        }
         Timeout t = ticker;
         if (t != null) {
             t.cancel();
@@ -278,10 +214,6 @@ public final class WheelBridge implements TimerStore.Sink {
     }
 
     private record Key(String type, String key) {
-    }
-
-    /** A held timeout the wheel refused to arm. */
-    private record Refused(Key key, Held held) {
     }
 
     /** One delivered timeout and its current wheel timeout. */
