@@ -5,6 +5,7 @@ import io.tickwheel.Timers;
 import io.tickwheel.durable.internal.DurableArgs;
 import io.tickwheel.durable.internal.DurableStatsRecorder;
 import io.tickwheel.durable.internal.HandlerRunner;
+import io.tickwheel.durable.internal.Joins;
 import io.tickwheel.durable.internal.OwnedResources;
 import io.tickwheel.durable.internal.RefusedWork;
 import io.tickwheel.durable.internal.WheelBridge;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 
@@ -94,7 +94,7 @@ public final class DurableTimer implements AutoCloseable {
      * @throws IllegalStateException        after {@link #close()}
      */
     public DurableTimeout schedule(final String type, final String key, final byte[] payload, final Instant deadline) {
-        return await(scheduleAsync(type, key, payload, deadline));
+        return Joins.join(scheduleAsync(type, key, payload, deadline));
     }
 
     /**
@@ -148,7 +148,7 @@ public final class DurableTimer implements AutoCloseable {
      * @return true if it was pending (a handler already running is not stopped; its outcome is ignored)
      */
     public boolean cancel(final String type, final String key) {
-        return await(cancelAsync(type, key));
+        return Joins.join(cancelAsync(type, key));
     }
 
     /**
@@ -250,21 +250,6 @@ public final class DurableTimer implements AutoCloseable {
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("the durable timer is closed");
-        }
-    }
-
-    private static <T> T await(final CompletableFuture<T> f) {
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw e;
         }
     }
 

@@ -3,6 +3,7 @@ package io.tickwheel.durable;
 import io.tickwheel.durable.internal.ChannelFactory;
 import io.tickwheel.durable.internal.DueScanner;
 import io.tickwheel.durable.internal.GroupCommitWriter;
+import io.tickwheel.durable.internal.Joins;
 import io.tickwheel.durable.internal.JournalOp;
 import io.tickwheel.durable.internal.JournalStoreCore;
 import java.nio.file.Path;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The embedded {@link TimerStore}: an append-only journal in segment files in one directory, which
@@ -116,18 +116,7 @@ public final class JournalStore implements TimerStore {
 
     @Override
     public boolean retryFailed(final String type, final String key, final Instant deadline) {
-        try {
-            return (Boolean) core.submit(JournalOp.retryFailed(type, key, deadline)).join();
-        } catch (CompletionException e) {
-            // The SPI says this throws UncheckedIOException (or why else it failed), not the future's wrapper.
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            if (e.getCause() instanceof Error cause) {
-                throw cause;
-            }
-            throw e;
-        }
+        return (Boolean) Joins.join(core.submit(JournalOp.retryFailed(type, key, deadline)));
     }
 
     @Override
