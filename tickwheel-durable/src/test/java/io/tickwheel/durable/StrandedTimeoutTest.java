@@ -145,25 +145,7 @@ class StrandedTimeoutTest {
     void wheelThrowsAnError_theTimeoutStillFiresOnce() throws Exception {
         wheel = HashedWheelTimer.builder().tickDuration(10, TimeUnit.MILLISECONDS).build();
         AtomicInteger errors = new AtomicInteger();
-        Timer flaky = new Timer() {
-            @Override
-            public Timeout newTimeout(final TimerTask task, final long delay, final TimeUnit unit) {
-                if (errors.get() > 0 && errors.getAndDecrement() > 0) {
-                    throw new OutOfMemoryError("unable to create native thread (injected)");
-                }
-                return wheel.newTimeout(task, delay, unit);
-            }
-
-            @Override
-            public Set<Timeout> stop() {
-                return wheel.stop();
-            }
-
-            @Override
-            public long pendingTimeouts() {
-                return wheel.pendingTimeouts();
-            }
-        };
+        Timer flaky = refusingWheel(errors, () -> new OutOfMemoryError("unable to create native thread (injected)"));
         try (DurableTimer timer = DurableTimer.builder(JournalStore.open(dir)).timer(flaky)
                 .handler("t", this::fire).build()) {
             errors.set(3);
