@@ -53,7 +53,8 @@ public interface Timer extends AutoCloseable {
      * Stops the timer's worker and cancels every timeout that is still pending. Each returned
      * timeout has had its {@link TimerTask#cancelled(Timeout)} called. A second call returns an
      * empty set. After this returns, {@link #pendingTimeouts()} is zero and
-     * {@link #newTimeout(TimerTask, long, TimeUnit)} throws {@link IllegalStateException}.
+     * {@link #newTimeout(TimerTask, long, TimeUnit)} throws {@link IllegalStateException}. As
+     * Netty's, it returns once the worker thread has ended (a task blocked on it is interrupted).
      *
      * <p>If the worker failed (an error escaped its loop; it is logged at ERROR), the timer has
      * refused new timeouts since, has already cancelled and told the timeouts it held, and the

@@ -140,10 +140,9 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
             previous = state;
             if (previous == STOPPED) {
                 // Another stop() (or the leak guard) won and gets the set, or the worker failed and left
-                // it for the first stop(); either way nothing is pending once this returns.
-                if (!terminated) {
-                    awaitWorkerExit();
-                }
+                // it for the first stop(); either way nothing is pending, and the thread has ended,
+                // once this returns.
+                awaitWorkerExit();
                 return failedDrain.getAndSet(Collections.emptySet());
             }
         } while (!STATE.compareAndSet(this, previous, STOPPED));
@@ -164,9 +163,9 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
     }
 
     /**
-     * Waits for the worker's final drain. Waits on {@code terminated}, not on the thread: between
-     * start()'s CAS and {@code Thread.start()} the worker is STARTED but not yet alive, and it
-     * still drains once it runs.
+     * Waits for the worker's final drain, then for its thread to end. Waits on {@code terminated}
+     * first, not on the thread: between start()'s CAS and {@code Thread.start()} the worker is
+     * STARTED but not yet alive, and it still drains once it runs.
      */
     private void awaitWorkerExit() {
         LockSupport.unpark(workerThread);
@@ -184,6 +183,16 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
             if (!terminated && workerThread.isAlive()) {
                 // A task blocked on the worker thread: an interrupt is the only way to free it.
                 workerThread.interrupt();
+            }
+        }
+        // Then the thread's end, as Netty's stop() waits for it: callers check isAlive() for thread
+        // leaks (tests, container shutdown). Only the worker's own frames and the thread factory's
+        // wrapper, if any, run after terminated; a thread that never started is not alive.
+        while (workerThread.isAlive()) {
+            try {
+                workerThread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
         }
         if (interrupted) {
