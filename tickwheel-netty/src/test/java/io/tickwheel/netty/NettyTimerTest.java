@@ -94,6 +94,73 @@ class NettyTimerTest {
         }
     }
 
+    /**
+     * The race above made certain: a wrapped timer that runs the task on the calling thread,
+     * inside {@code newTimeout}, before the adapter could bind the handle it returns (as a worker
+     * that fires before {@code newTimeout} returns does). The task must still see a handle that
+     * works and is the one {@code newTimeout} then returns.
+     */
+    @Test
+    void newTimeout_taskRunsInsideTheWrappedNewTimeout_taskSeesAWorkingHandle() {
+        io.tickwheel.Timer inline = new io.tickwheel.Timer() {
+            @Override
+            public io.tickwheel.Timeout newTimeout(final io.tickwheel.TimerTask task, final long delay,
+                    final TimeUnit unit) {
+                io.tickwheel.Timeout fired = new FiredTimeout(this, task);
+                try {
+                    task.run(fired);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                return fired;
+            }
+
+            @Override
+            public Set<io.tickwheel.Timeout> stop() {
+                return Set.of();
+            }
+
+            @Override
+            public long pendingTimeouts() {
+                return 0;
+            }
+        };
+        NettyTimer timer = NettyTimer.wrap(inline);
+        AtomicReference<String> observed = new AtomicReference<>();
+        AtomicReference<Timeout> seen = new AtomicReference<>();
+        Timeout returned = timer.newTimeout(t -> {
+            seen.set(t);
+            try {
+                observed.set("expired=" + t.isExpired() + " cancel=" + t.cancel() + " cancelled=" + t.isCancelled());
+            } catch (RuntimeException e) {
+                observed.set(e.toString());
+            }
+        }, 0, TimeUnit.MILLISECONDS);
+        assertThat(observed.get()).isEqualTo("expired=true cancel=false cancelled=false");
+        assertThat(seen.get()).isSameAs(returned);
+        assertThat(returned.isExpired()).isTrue();
+        assertThat(returned.timer()).isSameAs(timer);
+    }
+
+    /** A tickwheel handle that has fired: expired, and cancel does nothing. */
+    private record FiredTimeout(io.tickwheel.Timer timer, io.tickwheel.TimerTask task)
+            implements io.tickwheel.Timeout {
+        @Override
+        public boolean isExpired() {
+            return true;
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return false;
+        }
+
+        @Override
+        public boolean cancel() {
+            return false;
+        }
+    }
+
     @Test
     void cancel_pendingTimeout_neverRunsAndIsCountedOut() throws Exception {
         NettyTimer timer = newTimer();
