@@ -1,8 +1,6 @@
 package io.tickwheel.durable.internal;
 
 import java.util.Arrays;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.IntConsumer;
 
 /**
@@ -30,7 +28,6 @@ public final class LiveSet {
     /** A cancel or replacement is being written: claims are refused. */
     public static final byte DOOMED = 4;
 
-    private static final long BUCKET_MILLIS = 1000;
     private static final int FREE = 0;
 
     private long[] hash1 = new long[0];
@@ -47,7 +44,13 @@ public final class LiveSet {
     private int size;
     private int delivered;
     private long liveBytes;
-    private final TreeMap<Long, IntList> buckets = new TreeMap<>();
+    /**
+     * Every live undelivered slot has an entry in its deadline's bucket ({@link #pollDue} relies on
+     * it). A reschedule adds an entry and leaves the old one behind until its bucket is drained, so a
+     * key renewed often with a long deadline would grow the buckets by one entry per renewal, without
+     * bound; {@link #file} rebuilds them from the slots instead (see there).
+     */
+    private final DeadlineBuckets buckets = new DeadlineBuckets();
 
     /**
      * Finds a key's slot.
@@ -109,7 +112,7 @@ public final class LiveSet {
         length[s] = len;
         flags[s] = 0;
         liveBytes += len;
-        buckets.computeIfAbsent(Math.floorDiv(deadlineMs, BUCKET_MILLIS), b -> new IntList()).add(s);
+        file(s);
         return s;
     }
 
@@ -155,29 +158,21 @@ public final class LiveSet {
      *
      * @param horizonMs  the latest deadline to take (epoch ms)
      * @param maxDelivered the cap on delivered timeouts
-     * @param each       gets each slot taken
+     * @param each       gets each slot taken; it must not call back into this set
      */
     public void pollDue(final long horizonMs, final int maxDelivered, final IntConsumer each) {
-        long lastBucket = Math.floorDiv(horizonMs, BUCKET_MILLIS);
-        while (!buckets.isEmpty() && delivered < maxDelivered) {
-            Map.Entry<Long, IntList> first = buckets.firstEntry();
-            if (first.getKey() > lastBucket) {
-                return;
-            }
-            IntList list = first.getValue();
-            while (list.size > 0 && delivered < maxDelivered) {
-                int s = list.values[--list.size];
-                if (version[s] >= 0 && (flags[s] & DELIVERED) == 0
-                        && Math.floorDiv(deadline[s], BUCKET_MILLIS) == first.getKey()) {
-                    flags[s] = (byte) (flags[s] | DELIVERED);
-                    delivered++;
-                    each.accept(s);
-                }
-            }
-            if (list.size == 0) {
-                buckets.pollFirstEntry();
-            }
+        if (delivered >= maxDelivered) {
+            return;
         }
+        buckets.drain(horizonMs, (s, bucket) -> {
+            // Stale entries (rescheduled, removed, already delivered) are dropped as they are met.
+            if (version[s] >= 0 && (flags[s] & DELIVERED) == 0 && DeadlineBuckets.bucketOf(deadline[s]) == bucket) {
+                flags[s] = (byte) (flags[s] | DELIVERED);
+                delivered++;
+                each.accept(s);
+            }
+            return delivered < maxDelivered;
+        });
     }
 
     /**
@@ -202,7 +197,35 @@ public final class LiveSet {
             flags[slot] = (byte) (flags[slot] & ~DELIVERED);
             delivered--;
         }
-        buckets.computeIfAbsent(Math.floorDiv(deadline[slot], BUCKET_MILLIS), b -> new IntList()).add(slot);
+        file(slot);
+    }
+
+    /**
+     * Files a live undelivered slot under its deadline's bucket. Once stale entries could outnumber
+     * the slots, it rebuilds the buckets from the slots instead (which files this one too): that
+     * keeps the buckets within a constant factor of the slots, at O(slots) once per more than that
+     * many additions, so O(1) per addition.
+     */
+    private void file(final int slot) {
+        if (buckets.entries() < 2 * used + 64) {
+            buckets.add(slot, deadline[slot]);
+            return;
+        }
+        buckets.clear();
+        for (int s = 0; s < used; s++) {
+            if (version[s] >= 0 && (flags[s] & DELIVERED) == 0) {
+                buckets.add(s, deadline[s]);
+            }
+        }
+    }
+
+    /**
+     * Entries in the deadline buckets, stale ones included; for tests of their bound.
+     *
+     * @return the count
+     */
+    int bucketEntries() {
+        return buckets.entries();
     }
 
     /**
@@ -360,18 +383,5 @@ public final class LiveSet {
 
     private static int home(final long h1, final int mask) {
         return (int) (h1 ^ (h1 >>> 32)) & mask;
-    }
-
-    /** A growable list of ints. */
-    private static final class IntList {
-        int[] values = new int[4];
-        int size;
-
-        void add(final int v) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = v;
-        }
     }
 }
