@@ -129,7 +129,7 @@ public final class HandlerRunner {
         boolean claimed;
         try {
             claimed = store.claim(t);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             // A store whose claim throws cannot say who owns the timeout: ask again in a second
             // rather than drop it (it would stay pending in the store until a restart).
             LOG.log(Level.WARNING, "the store's claim threw for durable timeout " + t.type() + "/" + t.key()
@@ -170,7 +170,9 @@ public final class HandlerRunner {
                         + t.attempt() + "); moved to failed()", failure);
                 f = store.fail(t, oneLine(failure));
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // An Error too (the user's clock in nextDeadline, the store): escaping here, it would
+            // leave the timeout claimed with no outcome until a restart; it is tried again instead.
             f = CompletableFuture.failedFuture(e);
         }
         f.whenComplete((ok, e) -> {

@@ -33,7 +33,9 @@ import java.util.function.Consumer;
  * held here, unarmed, and {@link RefusedWork}'s thread tries again with backoff until the wheel
  * takes it. It cannot be handed back to the store: the store marked it delivered and does not
  * deliver it again, so dropping it here would leave it pending until a restart. A refused clock
- * ticker is re-armed the same way.
+ * ticker is re-armed the same way. A clock that throws where a held timeout is armed or checked is
+ * treated as a refusal (the retry thread asks it again); one that throws in the ticker costs that
+ * tick's jump check, and the ticker is armed again all the same.
  *
  * <p>Threading: thread-safe (via a {@code ConcurrentHashMap}; a held timeout is handed to the runner
  * by whoever removes it from the map, so at most once). Each held timeout has one owner that may arm
@@ -125,7 +127,14 @@ public final class WheelBridge implements TimerStore.Sink {
     }
 
     private void arm(final Key k, final Held h) {
-        Duration left = Duration.between(clock.instant(), h.timeout.deadline());
+        Instant now;
+        try {
+            now = clock.instant();
+        } catch (RuntimeException | Error e) {
+            retry(k, h, e); // a clock that throws: ask it again later rather than strand the timeout
+            return;
+        }
+        Duration left = Duration.between(now, h.timeout.deadline());
         if (left.isNegative() || left.isZero()) {
             due(k, h);
             return;
@@ -136,9 +145,14 @@ public final class WheelBridge implements TimerStore.Sink {
             // The wheel refused (its pending limit, stopped) or threw an Error (no thread for its
             // worker): keep it held and let the re-arm thread try again. Dropping it would strand it:
             // the store counts it as delivered and never delivers it again in this process.
-            if (!closed) {
-                refused.add(() -> rearm(k, h), e);
-            }
+            retry(k, h, e);
+        }
+    }
+
+    /** Hands an arm that failed, with no live wheel timeout left for {@code h}, to the retry thread. */
+    private void retry(final Key k, final Held h, final Throwable cause) {
+        if (!closed) {
+            refused.add(() -> rearm(k, h), cause);
         }
     }
 
@@ -164,7 +178,13 @@ public final class WheelBridge implements TimerStore.Sink {
         if (held.get(k) != h) {
             return;
         }
-        Instant now = clock.instant();
+        Instant now;
+        try {
+            now = clock.instant();
+        } catch (RuntimeException | Error e) {
+            retry(k, h, e); // this wheel timeout has fired: nothing else would ever look at h again
+            return;
+        }
         if (now.isBefore(h.timeout.deadline())) {
             arm(k, h);
         } else {
@@ -182,6 +202,17 @@ public final class WheelBridge implements TimerStore.Sink {
         if (closed) {
             return;
         }
+        try {
+            followClockJumps();
+        } finally {
+            // Even if the clock threw (which the wheel then logs): a ticker not re-armed here is
+            // never re-armed, and clock jumps would no longer be followed.
+            armTicker();
+            refused.kick();
+        }
+    }
+
+    private void followClockJumps() {
         long nanos = System.nanoTime();
         long clockMillis = clock.millis();
         long expected = lastClockMillis + TimeUnit.NANOSECONDS.toMillis(nanos - lastNanos);
@@ -192,12 +223,10 @@ public final class WheelBridge implements TimerStore.Sink {
                 Held h = e.getValue();
                 Timeout wt = h.wheelTimeout;
                 if (wt != null && wt.cancel()) {
-                    arm(e.getKey(), h);
+                    arm(e.getKey(), h); // a clock that throws now hands h to the retry thread
                 }
             }
         }
-        armTicker();
-        refused.kick();
     }
 
     /** Drops every held timeout (they stay pending in the store) and stops the ticker. */
