@@ -44,6 +44,8 @@ import java.util.function.Consumer;
  * (none was made, or the one it replaces was already cancelled or expired), so neither the wheel nor
  * the ticker can reach it again, and the retry thread is the only one that arms it. A wheel timeout
  * armed for a timeout revoked meanwhile does nothing when it fires ({@link #check} finds it gone).
+ * Due timeouts reach the runner only on the wheel's thread or the retry thread, never on a store's
+ * thread that called {@link #deliver} (see {@link #arm}).
  */
 public final class WheelBridge implements TimerStore.Sink {
 
@@ -103,7 +105,7 @@ public final class WheelBridge implements TimerStore.Sink {
             replaced[0].cancel();
         }
         if (now == h) {
-            arm(k, h);
+            arm(k, h, false);
         }
         refused.kick(); // in case its thread could not be started before
     }
@@ -126,7 +128,15 @@ public final class WheelBridge implements TimerStore.Sink {
         return held.size();
     }
 
-    private void arm(final Key k, final Held h) {
+    /**
+     * Arms {@code h} on the wheel for what is left until its deadline, or, if it is due, hands it
+     * to the runner: here if {@code inline}, else through the wheel at its next tick. A store's
+     * thread (the journal's writer, its scanner) delivers with {@code inline} false: the runner's
+     * executor may run the handler on the submitting thread (a saturated pool with
+     * {@code CallerRunsPolicy}, a direct executor), and a handler there that schedules and waits for
+     * the store would wait for its own thread.
+     */
+    private void arm(final Key k, final Held h, final boolean inline) {
         Instant now;
         try {
             now = clock.instant();
@@ -136,8 +146,11 @@ public final class WheelBridge implements TimerStore.Sink {
         }
         Duration left = Duration.between(now, h.timeout.deadline());
         if (left.isNegative() || left.isZero()) {
-            due(k, h);
-            return;
+            if (inline) {
+                due(k, h);
+                return;
+            }
+            left = Duration.ZERO;
         }
         try {
             h.wheelTimeout = wheel.newTimeout(t -> check(k, h), left);
@@ -159,7 +172,7 @@ public final class WheelBridge implements TimerStore.Sink {
     /** The retry thread's attempt: arms {@code h} unless it was revoked, replaced or fired meanwhile. */
     private void rearm(final Key k, final Held h) {
         if (!closed && held.get(k) == h) {
-            arm(k, h); // a refusal queues it again
+            arm(k, h, true); // a refusal queues it again
         }
     }
 
@@ -186,7 +199,7 @@ public final class WheelBridge implements TimerStore.Sink {
             return;
         }
         if (now.isBefore(h.timeout.deadline())) {
-            arm(k, h);
+            arm(k, h, true);
         } else {
             due(k, h);
         }
@@ -223,7 +236,7 @@ public final class WheelBridge implements TimerStore.Sink {
                 Held h = e.getValue();
                 Timeout wt = h.wheelTimeout;
                 if (wt != null && wt.cancel()) {
-                    arm(e.getKey(), h); // a clock that throws now hands h to the retry thread
+                    arm(e.getKey(), h, true); // a clock that throws now hands h to the retry thread
                 }
             }
         }
