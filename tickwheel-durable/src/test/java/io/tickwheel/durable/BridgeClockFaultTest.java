@@ -14,6 +14,12 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -29,6 +35,38 @@ class BridgeClockFaultTest {
     Path dir;
 
     private final List<DurableTimeout> runs = new CopyOnWriteArrayList<>();
+    /** WARNING (or worse) records, from any logger, that carry a fault of the test's clock. */
+    private final List<LogRecord> clockReports = new CopyOnWriteArrayList<>();
+    /** The root logger, held strongly while the handler is on it (JUL keeps loggers weakly). */
+    private final Logger root = Logger.getLogger("");
+    private final Handler reports = new Handler() {
+        @Override
+        public void publish(final LogRecord r) {
+            if (r.getLevel().intValue() >= Level.WARNING.intValue() && Failure.isFault(r.getThrown())) {
+                clockReports.add(r);
+            }
+        }
+
+        @Override
+        public void flush() {
+            // nothing buffered
+        }
+
+        @Override
+        public void close() {
+            // nothing held
+        }
+    };
+
+    @BeforeEach
+    void listen() {
+        root.addHandler(reports);
+    }
+
+    @AfterEach
+    void stopListening() {
+        root.removeHandler(reports);
+    }
 
     /** What the clock throws. */
     enum Failure {
@@ -37,6 +75,17 @@ class BridgeClockFaultTest {
 
         Throwable make() {
             return this == ERROR ? new InternalError("clock broke") : new IllegalStateException("clock unavailable");
+        }
+
+        /** Whether {@code t}, or one of its causes, is what {@link #make} throws. */
+        static boolean isFault(final Throwable t) {
+            for (Throwable c = t; c != null; c = c.getCause()) {
+                if ((c instanceof InternalError && "clock broke".equals(c.getMessage()))
+                        || (c instanceof IllegalStateException && "clock unavailable".equals(c.getMessage()))) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -113,6 +162,7 @@ class BridgeClockFaultTest {
             assertThat(runs.get(0).key()).isEqualTo("k");
             await().atMost(Duration.ofSeconds(10)).until(() -> timer.pendingTimeouts() == 0);
             assertThat(runs).hasSize(1);
+            assertThat(clockReports).as("the clock's failure is logged").isNotEmpty();
         }
     }
 
@@ -127,6 +177,7 @@ class BridgeClockFaultTest {
             assertThat(clock.faults.get()).as("every fault was thrown").isNotPositive();
             await().atMost(Duration.ofSeconds(10)).until(() -> timer.pendingTimeouts() == 0);
             assertThat(runs).hasSize(1);
+            assertThat(clockReports).as("the clock's failure is logged").isNotEmpty();
         }
     }
 
@@ -145,6 +196,7 @@ class BridgeClockFaultTest {
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("fired within seconds of the jump")
                     .isLessThan(Duration.ofSeconds(5));
             assertThat(runs.get(0).key()).isEqualTo("hour");
+            assertThat(clockReports).as("the clock's failures are logged").hasSizeGreaterThanOrEqualTo(2);
         }
     }
 
@@ -167,6 +219,7 @@ class BridgeClockFaultTest {
             assertThat(clock.faults.get()).as("every fault was thrown").isNotPositive();
             assertThat(runs).extracting(DurableTimeout::attempt).containsExactly(1, 2);
             assertThat(timer.failed()).isEmpty();
+            assertThat(clockReports).as("the clock's failure is logged").isNotEmpty();
         }
     }
 }

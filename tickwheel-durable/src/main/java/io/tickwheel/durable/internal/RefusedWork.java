@@ -93,8 +93,8 @@ public final class RefusedWork {
             return;
         }
         if (cause != null) { // else a start that failed before, already logged, is tried again
-            LOG.log(Level.WARNING, "the wheel or the executor of a durable timer refused work; it is kept and "
-                    + "tried again with backoff on thread " + threadName, cause);
+            LOG.log(Level.WARNING, "the wheel or the executor of a durable timer refused work, or its clock "
+                    + "threw; it is kept and tried again with backoff on thread " + threadName, cause);
         }
         try {
             thread = starter.apply(this::loop);
