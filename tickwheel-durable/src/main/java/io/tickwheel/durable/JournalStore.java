@@ -8,11 +8,13 @@ import io.tickwheel.durable.internal.JournalOp;
 import io.tickwheel.durable.internal.JournalStoreCore;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The embedded {@link TimerStore}: an append-only journal in segment files in one directory, which
@@ -185,6 +187,17 @@ public final class JournalStore implements TimerStore {
         return core.maintenanceCounts();
     }
 
+    /** Test seam: see {@link JournalStoreCore#released()}. */
+    boolean released() {
+        return core.released();
+    }
+
+    /**
+     * Stops the store's threads, writing what is queued first, and releases the directory. A thread
+     * still busy after 30 s (a write or force that hangs, a long compaction) is left to finish: its
+     * ops still complete, done or failed, and the directory stays locked until it is done, so that
+     * nothing a new store opened on it would read is changed under it.
+     */
     @Override
     public void close() {
         core.close();
@@ -208,6 +221,8 @@ public final class JournalStore implements TimerStore {
         private long segmentBytes = 64L << 20;
         private long compactMinBytes = 64L << 20;
         private int maxDelivered = 100_000;
+        private long closeWaitMillis = 30_000;
+        private Consumer<Thread> threadStarter = Thread::start;
 
         private Builder(final Path directory) {
             this.directory = directory;
@@ -254,6 +269,18 @@ public final class JournalStore implements TimerStore {
             return this;
         }
 
+        /** Test seam: how long close waits for each of the store's threads before leaving the rest to them. */
+        Builder closeWait(final Duration wait) {
+            this.closeWaitMillis = wait.toMillis();
+            return this;
+        }
+
+        /** Test seam: how the store's writer and scanner threads are started (a JVM out of threads). */
+        Builder threadStarter(final Consumer<Thread> starter) {
+            this.threadStarter = Objects.requireNonNull(starter, "starter");
+            return this;
+        }
+
         /** Test seam: the most timeouts held by the timer at once. */
         Builder maxDelivered(final int max) {
             this.maxDelivered = max;
@@ -268,8 +295,11 @@ public final class JournalStore implements TimerStore {
          * @throws java.io.UncheckedIOException if the directory cannot be created or locked
          */
         public JournalStore build() {
-            return new JournalStore(new JournalStoreCore(directory, fsync, maxPayloadBytes, channels, segmentBytes,
-                    compactMinBytes, maxDelivered, DueScanner.LOOKAHEAD_MILLIS));
+            JournalStoreCore core = new JournalStoreCore(directory, fsync, maxPayloadBytes, channels, segmentBytes,
+                    compactMinBytes, maxDelivered, DueScanner.LOOKAHEAD_MILLIS);
+            core.closeWait(closeWaitMillis);
+            core.threadStarter(threadStarter);
+            return new JournalStore(core);
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Feeds the wheel from the journal: once a second (and at once when woken) it takes the pending
@@ -36,10 +37,11 @@ public final class DueScanner implements Runnable {
     private final TimerStore.Sink sink;
     private final int maxDelivered;
     private final Thread thread;
+    private final Runnable onExit;
     private volatile boolean stopped;
 
     /**
-     * Creates and starts the scanner.
+     * Creates the scanner; {@link #start} starts it.
      *
      * @param core         the state (also the lock)
      * @param files        the segments
@@ -47,9 +49,11 @@ public final class DueScanner implements Runnable {
      * @param sink         where to deliver
      * @param maxDelivered the most timeouts held by the timer at once
      * @param name         the thread's name
+     * @param onExit       run by the thread as it ends (not if it never starts)
      */
     public DueScanner(final JournalCore core, final SegmentFiles files, final Clock clock,
-            final TimerStore.Sink sink, final int maxDelivered, final String name) {
+            final TimerStore.Sink sink, final int maxDelivered, final String name, final Runnable onExit) {
+        this.onExit = onExit;
         this.core = core;
         this.files = files;
         this.clock = clock;
@@ -57,20 +61,32 @@ public final class DueScanner implements Runnable {
         this.maxDelivered = maxDelivered;
         this.thread = new Thread(this, name);
         thread.setDaemon(true);
-        thread.start();
+    }
+
+    /**
+     * Starts the scanner thread, once.
+     *
+     * @param starter starts a thread ({@code Thread::start}; tests inject a failure)
+     */
+    public void start(final Consumer<Thread> starter) {
+        starter.accept(thread);
     }
 
     @Override
     public void run() {
-        while (!stopped) {
-            try {
-                while (!stopped && scanOnce() == CHUNK) {
-                    Thread.onSpinWait();
+        try {
+            while (!stopped) {
+                try {
+                    while (!stopped && scanOnce() == CHUNK) {
+                        Thread.onSpinWait();
+                    }
+                } catch (RuntimeException | Error e) {
+                    LOG.log(Level.ERROR, "journal scan failed; retrying in a second", e);
                 }
-            } catch (RuntimeException | Error e) {
-                LOG.log(Level.ERROR, "journal scan failed; retrying in a second", e);
+                LockSupport.parkNanos(this, PERIOD_NANOS);
             }
-            LockSupport.parkNanos(this, PERIOD_NANOS);
+        } finally {
+            onExit.run();
         }
     }
 

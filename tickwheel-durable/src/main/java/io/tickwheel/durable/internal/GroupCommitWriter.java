@@ -10,6 +10,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Group commit: the one thread that writes the journal. Callers {@link #submit} ops into a queue; the
@@ -64,6 +65,8 @@ public final class GroupCommitWriter {
     private final Host host;
     private final LinkedBlockingQueue<JournalOp> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
+    /** Run by the writer thread as it ends, whatever ended it: lets go of the files. */
+    private final Runnable onExit;
     private final List<JournalOp> batch = new ArrayList<>();
     private final SinkCalls sinkCalls = new SinkCalls();
     private final AtomicLong forces = new AtomicLong();
@@ -75,23 +78,33 @@ public final class GroupCommitWriter {
     private boolean batchDurable;
 
     /**
-     * Creates and starts the writer.
+     * Creates the writer; {@link #start} starts it.
      *
      * @param core  the state (also the lock)
      * @param files the segments, with an active segment open
      * @param fsync whether to force after each batch
      * @param host  the store
      * @param name  the thread's name
+     * @param onExit run by the thread as it ends (not if it never starts)
      */
     public GroupCommitWriter(final JournalCore core, final SegmentFiles files, final boolean fsync, final Host host,
-            final String name) {
+            final String name, final Runnable onExit) {
+        this.onExit = onExit;
         this.core = core;
         this.files = files;
         this.fsync = fsync;
         this.host = host;
         this.thread = new Thread(this::loop, name);
         thread.setDaemon(true);
-        thread.start();
+    }
+
+    /**
+     * Starts the writer thread, once.
+     *
+     * @param starter starts a thread ({@code Thread::start}; tests inject a failure)
+     */
+    public void start(final Consumer<Thread> starter) {
+        starter.accept(thread);
     }
 
     /**
@@ -142,7 +155,11 @@ public final class GroupCommitWriter {
                 cutBackOnClose();
             } finally {
                 closed = true;
-                failQueued();
+                try {
+                    failQueued();
+                } finally {
+                    onExit.run();
+                }
             }
         }
     }
@@ -268,20 +285,8 @@ public final class GroupCommitWriter {
         }
         for (JournalOp op : batch) {
             Throwable e = ok ? notApplied == null ? null : notApplied.get(op) : failure;
-            complete(op, e != null && ok ? durableButNotApplied(op, e) : e);
+            op.complete(e != null && ok ? op.durableButNotApplied(e) : e);
         }
-    }
-
-    /**
-     * The exception for an op that is durable (its batch's force returned) but that this process
-     * could not apply (an Error in apply, or after it): it takes effect at the next open. Success
-     * would be a lie in this process (a cancelled timeout could still fire here), a plain failure a
-     * lie after a restart; this exception says both, so the caller can retry (ops are idempotent by
-     * key) or restart.
-     */
-    private static IllegalStateException durableButNotApplied(final JournalOp op, final Throwable cause) {
-        return new IllegalStateException(op.kind + " " + op.type + "/" + op.key + " is in the journal and takes "
-                + "effect when it is next opened, but this process could not apply it", cause);
     }
 
     /** Fails every op of the batch not completed yet (a Throwable escaped {@link #writeBatch}). */
@@ -294,21 +299,9 @@ public final class GroupCommitWriter {
             e.addSuppressed(again);
         }
         for (JournalOp op : batch) {
-            complete(op, batchDurable ? durableButNotApplied(op, e) : e);
+            op.complete(batchDurable ? op.durableButNotApplied(e) : e);
         }
         warn("the journal writer failed on a batch; its unfinished ops fail, the writer goes on", e);
-    }
-
-    private static void complete(final JournalOp op, final Throwable failure) {
-        try {
-            if (failure == null) {
-                op.future.complete(op.result);
-            } else {
-                op.future.completeExceptionally(failure);
-            }
-        } catch (Throwable e) { // a dependent stage run here that throws an Error (a stack overflow)
-            warn("a stage chained to a journal future threw on the writer", e);
-        }
     }
 
     private static void warn(final String message, final Throwable e) {
@@ -338,11 +331,16 @@ public final class GroupCommitWriter {
         }
     }
 
+    /** Fails what is queued; a {@code POISON} taken with it goes back, so a busy writer still ends. */
     private void failQueued() {
         List<JournalOp> rest = new ArrayList<>();
         queue.drainTo(rest);
         for (JournalOp op : rest) {
-            op.future.completeExceptionally(new IllegalStateException("the journal is closed"));
+            if (op == POISON) {
+                queue.add(POISON);
+            } else {
+                op.future.completeExceptionally(new IllegalStateException("the journal is closed"));
+            }
         }
     }
 
@@ -367,14 +365,19 @@ public final class GroupCommitWriter {
     /**
      * Writes what is queued, stops the thread and fails whatever arrives later.
      *
+     * A writer still busy after the wait (a force that hangs) finishes its batch, completing its ops,
+     * and then ends: what is still queued fails now and is never written.
+     *
      * @param timeoutMillis how long to wait for the writer
+     * @return whether the writer thread has ended
      * @throws InterruptedException if interrupted while waiting
      */
-    public void close(final long timeoutMillis) throws InterruptedException {
+    public boolean close(final long timeoutMillis) throws InterruptedException {
         queue.add(POISON);
         thread.join(timeoutMillis);
         closed = true;
         failQueued();
+        return !thread.isAlive();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tickwheel.durable.internal;
 
 import io.tickwheel.durable.StoredTimeout;
+import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
@@ -123,6 +124,44 @@ public final class JournalOp {
      */
     public CompletableFuture<Object> future() {
         return future;
+    }
+
+    /**
+     * Completes the future with the result, or with {@code failure}. Runs on the writer thread, which
+     * must survive a dependent stage run here that throws (an Error, a stack overflow): logged.
+     *
+     * @param failure null for success
+     */
+    void complete(final Throwable failure) {
+        try {
+            if (failure == null) {
+                future.complete(result);
+            } else {
+                future.completeExceptionally(failure);
+            }
+        } catch (Throwable e) {
+            try {
+                System.getLogger(GroupCommitWriter.class.getName()).log(Level.WARNING,
+                        "a stage chained to a journal future threw on the writer", e);
+            } catch (Throwable ignored) {
+                // a broken logging backend must not kill the writer either
+            }
+        }
+    }
+
+    /**
+     * The exception for an op that is durable (its batch's force returned) but that this process
+     * could not apply (an Error in apply, or after it): it takes effect at the next open. Success
+     * would be a lie in this process (a cancelled timeout could still fire here), a plain failure a
+     * lie after a restart; this exception says both, so the caller can retry (ops are idempotent by
+     * key) or restart.
+     *
+     * @param cause why it was not applied
+     * @return the exception
+     */
+    IllegalStateException durableButNotApplied(final Throwable cause) {
+        return new IllegalStateException(kind + " " + type + "/" + key + " is in the journal and takes "
+                + "effect when it is next opened, but this process could not apply it", cause);
     }
 
     KeyId keyId() {

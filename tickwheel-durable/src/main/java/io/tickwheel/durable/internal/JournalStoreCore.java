@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * What {@code JournalStore} delegates to: the store's life cycle (built, open, closed), its threads
@@ -31,24 +31,22 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
     private final Path directory;
     private final boolean fsync;
     private final int maxPayloadBytes;
-    private final long segmentBytes;
-    private final long compactMinBytes;
     private final int maxDelivered;
     private final long lookaheadMillis;
     private final SegmentFiles files;
     private final JournalCore core = new JournalCore();
+    /** Closes {@code files} once this store and each of its threads let go (see {@link FileHolders}). */
+    private final FileHolders holders;
+    /** How long close waits for each thread; shorter in tests of a close that gives up waiting. */
+    private volatile long closeWaitMillis = CLOSE_WAIT_MILLIS;
+    private volatile Consumer<Thread> threadStarter = Thread::start;
     /** Closed segments' sizes; guarded by {@code core}. */
     private final TreeMap<Long, Long> closedSizes = new TreeMap<>();
     private volatile TimerStore.Sink sink;
     private volatile Clock clock;
     private volatile GroupCommitWriter writer;
     private DueScanner scanner;
-    private volatile Thread compaction;
-    /** Rolls to a new segment because the active one was full; written by the writer thread. */
-    private final AtomicLong sizeRolls = new AtomicLong();
-    /** Compactions started (the writer thread) and finished, deletes included (the compactor thread). */
-    private final AtomicLong compactionsStarted = new AtomicLong();
-    private final AtomicLong compactionsFinished = new AtomicLong();
+    private final Maintenance maintenance;
     private volatile boolean closed;
 
     /**
@@ -69,12 +67,21 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
         this.directory = directory;
         this.fsync = fsync;
         this.maxPayloadBytes = maxPayloadBytes;
-        this.segmentBytes = segmentBytes;
-        this.compactMinBytes = compactMinBytes;
         this.maxDelivered = maxDelivered;
         this.lookaheadMillis = lookaheadMillis;
         // Preallocation only pays where each batch is forced; with fsync off it would only add writes.
         this.files = new SegmentFiles(directory, channels, fsync ? preallocationChunk(segmentBytes) : 0);
+        this.holders = new FileHolders(files, core);
+        this.maintenance = new Maintenance(core, files, closedSizes, holders, segmentBytes, compactMinBytes);
+    }
+
+    /**
+     * Test seam: how long {@link #close} waits for each thread before it leaves the rest to them.
+     *
+     * @param millis the wait
+     */
+    public void closeWait(final long millis) {
+        closeWaitMillis = millis;
     }
 
     /**
@@ -117,13 +124,57 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
                     + core.live.size() + " pending, " + core.failed.size() + " failed");
         } catch (RuntimeException | Error e) {
             closed = true;
-            files.close();
+            holders.letGo();
             throw e;
         }
         clock = c;
         sink = s;
-        writer = new GroupCommitWriter(core, files, fsync, this, "tickwheel-journal-writer");
-        scanner = new DueScanner(core, files, c, s, maxDelivered, "tickwheel-journal-scanner");
+        try {
+            GroupCommitWriter w = new GroupCommitWriter(core, files, fsync, this, "tickwheel-journal-writer",
+                    holders::letGo);
+            writer = w;
+            start(w::start);
+            scanner = new DueScanner(core, files, c, s, maxDelivered, "tickwheel-journal-scanner", holders::letGo);
+            start(scanner::start);
+        } catch (RuntimeException | Error e) {
+            // A thread that could not start (OutOfMemoryError: unable to create native thread): the
+            // caller gets no open store to close, so it lets go of all it took (the writer, if it
+            // runs, the files, the directory's lock), and the directory can be opened again.
+            closed = true;
+            GroupCommitWriter w = writer;
+            try {
+                if (w != null) {
+                    w.close(closeWaitMillis);
+                }
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException | Error again) {
+                e.addSuppressed(again);
+            } finally {
+                holders.letGo();
+            }
+            throw e;
+        }
+    }
+
+    /** Starts a thread that holds the files until it ends; a start that throws never ran, so its hold goes. */
+    private void start(final Consumer<Consumer<Thread>> thread) {
+        holders.hold();
+        try {
+            thread.accept(threadStarter);
+        } catch (RuntimeException | Error e) {
+            holders.letGo();
+            throw e;
+        }
+    }
+
+    /**
+     * Test seam: how the store's writer and scanner threads are started.
+     *
+     * @param starter {@code Thread::start}, or one that throws as a JVM out of threads does
+     */
+    public void threadStarter(final Consumer<Thread> starter) {
+        threadStarter = starter;
     }
 
     /**
@@ -274,60 +325,8 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
 
     @Override
     public void afterBatch() {
-        try {
-            if (files.activeSize() >= segmentBytes) {
-                roll(files.activeNumber() + 1);
-                sizeRolls.incrementAndGet();
-            }
-            long disk = journalBytes();
-            long needed;
-            synchronized (core) {
-                needed = core.neededBytes();
-            }
-            if (compaction == null && disk > compactMinBytes && disk > 2 * needed + SegmentFiles.FILE_HEADER) {
-                long upTo = files.activeNumber();
-                roll(upTo + 2);
-                Thread t = new Thread(() -> compact(upTo), "tickwheel-journal-compactor");
-                t.setDaemon(true);
-                // Set before start (the compactor clears it when done, which may be before start
-                // returns), and cleared if start throws (OutOfMemoryError: unable to create native
-                // thread): a field left set would disable compaction for good.
-                compaction = t;
-                compactionsStarted.incrementAndGet();
-                try {
-                    t.start();
-                } catch (Throwable e) {
-                    compaction = null;
-                    compactionsStarted.decrementAndGet();
-                    throw e;
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot roll the journal to a new segment", e);
-        }
-    }
-
-    private void roll(final long next) throws IOException {
-        long old = files.activeNumber();
-        long oldSize = files.activeSize();
-        files.openActive(next, 0);
-        synchronized (core) {
-            closedSizes.put(old, oldSize);
-        }
-    }
-
-    private void compact(final long upTo) {
-        try {
-            long t0 = System.nanoTime();
-            long size = new Compactor(core, files, closedSizes).run(upTo);
-            compactionsFinished.incrementAndGet();
-            LOG.log(Level.DEBUG, () -> "journal compacted segments up to " + upTo + " into " + size + " bytes in "
-                    + (System.nanoTime() - t0) / 1_000_000 + " ms");
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.WARNING, "journal compaction failed; the segments it has not replaced and deleted "
-                    + "are kept (the next compaction takes them in)", e);
-        } finally {
-            compaction = null;
+        if (!closed) { // no roll and no new compaction once close has begun: the writer is on its way out
+            maintenance.afterBatch(this::journalBytes);
         }
     }
 
@@ -339,10 +338,15 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
      * @return the three counts, in that order
      */
     public long[] maintenanceCounts() {
-        return new long[] {sizeRolls.get(), compactionsStarted.get(), compactionsFinished.get()};
+        return maintenance.counts();
     }
 
-    /** Stops the threads (writing what is queued first) and releases the directory. Idempotent. */
+    /**
+     * Stops the threads (writing what is queued first) and releases the directory. Idempotent. Waits
+     * for each thread up to a bound (30 s); a thread still busy then (a force that hangs, a long
+     * compaction) keeps the files open and the directory locked until it is done (see
+     * {@link FileHolders}), and its batch's ops still complete, done or failed, as they end.
+     */
     public void close() {
         GroupCommitWriter w;
         DueScanner sc;
@@ -354,24 +358,38 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
             w = writer;
             sc = scanner;
         }
+        long wait = closeWaitMillis;
         try {
             if (sc != null) {
-                sc.stop(CLOSE_WAIT_MILLIS);
+                sc.stop(wait);
             }
-            if (w != null) {
-                w.close(CLOSE_WAIT_MILLIS);
+            if (w != null && !w.close(wait)) {
+                LOG.log(Level.WARNING, "journal " + directory + ": the writer is still busy after " + wait
+                        + " ms (a write or force that hangs?); the directory stays locked until it is done");
             }
-            Thread t = compaction;
+            Thread t = maintenance.compaction();
             if (t != null) {
-                t.join(CLOSE_WAIT_MILLIS);
+                t.join(wait);
+                if (t.isAlive()) {
+                    LOG.log(Level.WARNING, "journal " + directory + ": compaction still running after " + wait
+                            + " ms; the directory stays locked until it is done");
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            synchronized (core) {
-                files.close();
-            }
+            holders.letGo();
         }
+    }
+
+    /**
+     * Whether the store and all its threads let go of the files, so the directory can be opened again;
+     * for tests.
+     *
+     * @return true once released
+     */
+    public boolean released() {
+        return holders.released();
     }
 
     @Override

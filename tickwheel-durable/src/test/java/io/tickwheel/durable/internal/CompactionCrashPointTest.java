@@ -240,7 +240,9 @@ class CompactionCrashPointTest {
         Journal(final Path dir, final ChannelFactory channels) {
             files = new SegmentFiles(dir, channels);
             closedSizes = new TreeMap<>(Recovery.run(files, core).closedSizes);
-            writer = new GroupCommitWriter(core, files, false, new IdleHost(), "test-journal-writer");
+            writer = new GroupCommitWriter(core, files, false, new IdleHost(), "test-journal-writer",
+                    () -> { });
+            writer.start(Thread::start);
         }
 
         Object submit(final JournalOp op) {

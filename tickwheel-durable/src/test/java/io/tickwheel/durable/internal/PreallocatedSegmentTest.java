@@ -42,7 +42,9 @@ class PreallocatedSegmentTest {
         JournalCore core = new JournalCore();
         try (SegmentFiles files = new SegmentFiles(dir, ChannelFactory.DEFAULT, chunk)) {
             Recovery.run(files, core);
-            GroupCommitWriter w = new GroupCommitWriter(core, files, true, new IdleHost(), "test-journal-writer");
+            GroupCommitWriter w = new GroupCommitWriter(core, files, true, new IdleHost(), "test-journal-writer",
+                    () -> { });
+            w.start(Thread::start);
             try {
                 for (int i = 0; i < n; i++) {
                     starts.add((int) files.activeSize());
@@ -141,7 +143,9 @@ class PreallocatedSegmentTest {
         long records;
         try (SegmentFiles files = new SegmentFiles(dir, ChannelFactory.DEFAULT, chunk)) {
             Recovery.run(files, core);
-            GroupCommitWriter w = new GroupCommitWriter(core, files, true, new IdleHost(), "test-journal-writer");
+            GroupCommitWriter w = new GroupCommitWriter(core, files, true, new IdleHost(), "test-journal-writer",
+                    () -> { });
+            w.start(Thread::start);
             try {
                 for (int i = 0; i < 600; i++) {
                     JournalOp op = JournalOp.schedule("t", "key-" + i, new byte[20], DEADLINE);
