@@ -24,10 +24,12 @@ import java.util.Arrays;
  * come. A group runs from its start to the reading that ends it, so the wheel's work between and
  * after its tasks is in it too, up to the end of the wheel's advance. The worker's other bulk work
  * is kept out: a group never spans two passes (the pass's end closes it), the clock is read again
- * after a transfer that placed nodes and after a purge, and a task the transfer expires is timed
- * alone, its time ended before the transfer places anything more. One thing is not: cancelled
- * nodes the transfer drops from the queue before a due one (no placement, so no new reading) are
- * in that due task's time and understate its lateness; dropping one costs a poll and a CAS.
+ * after a transfer that placed nodes, after a purge and after a slow-task report, and a task the
+ * transfer expires is timed alone, its time ended before the transfer places anything more. Two
+ * things are not: cancelled nodes the transfer drops from the queue before a due one (no
+ * placement, so no new reading) are in that due task's time and understate its lateness (dropping
+ * one costs a poll and a CAS), and a task that throws has the logging of its exception in its own
+ * time (that log call is part of running it), never in the next task's.
  *
  * <p>A group that ran long (a task in it blocked) is recorded as one task that took all of it and
  * the rest as taking nothing, the likeliest split after a run of tiny tasks, so the histogram's
@@ -63,6 +65,8 @@ final class InlineTiming {
      * when a group of tiny tasks could reach the slow-task threshold.
      */
     private final long tinyNanos;
+    /** The slow-task threshold, at or past which a recorded time is logged. */
+    private final long slowTaskNanos;
     /**
      * The tasks of the open group, kept to name them if it runs slow. A group's slots are
      * overwritten by the next group's and cleared when the pass ends, not when each group ends:
@@ -79,7 +83,8 @@ final class InlineTiming {
     InlineTiming(final Clock clock, final StatsRecorder stats) {
         this.clock = clock;
         this.stats = stats;
-        this.tinyNanos = stats.slowTaskNanos() >= TINY_NANOS * GROUP ? TINY_NANOS : 0;
+        this.slowTaskNanos = stats.slowTaskNanos();
+        this.tinyNanos = slowTaskNanos >= TINY_NANOS * GROUP ? TINY_NANOS : 0;
     }
 
     /**
@@ -129,6 +134,7 @@ final class InlineTiming {
             long nanos = end - startNanos;
             startNanos = end;
             stats.taskRan(node.task(), nanos, !completed);
+            afterReport(nanos);
             tinyInARow = nanos < tinyNanos ? tinyInARow + 1 : 0;
             return;
         }
@@ -206,5 +212,19 @@ final class InlineTiming {
         }
         // If this throws, the worker fails and its release() clears the slots.
         stats.groupRan(group, count, nanos, tiny);
+        afterReport(nanos);
+    }
+
+    /**
+     * Starts the next task at a fresh reading if the one just recorded was reported slow: the
+     * report runs the logging backend, which can take as long as a slow task (a blocking handler,
+     * or the first log call's set-up of JUL and the locale). Counted into the next task, that
+     * time made it slow too, and its report the one after it, so one slow task became a stream
+     * of false reports that kept the worker from firing anything else.
+     */
+    private void afterReport(final long nanos) {
+        if (nanos >= slowTaskNanos) {
+            startNanos = clock.nanoTime();
+        }
     }
 }

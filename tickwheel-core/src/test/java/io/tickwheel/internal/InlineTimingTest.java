@@ -8,6 +8,9 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -146,6 +149,69 @@ class InlineTimingTest {
                 .isGreaterThanOrEqualTo(150 * MS).isLessThan(150 * MS + 100L * InlineTiming.GROUP);
         assertThat(time.sum())
                 .isEqualTo(100L * InlineTiming.SOLO_RUN + 150 * MS + 100L * (InlineTiming.GROUP - 1) + 120 * MS);
+    }
+
+    @Test
+    void aSlowLogHandler_isNoTasksTime_soTwoSlowTasksAmongFastOnesAreTwoReports() {
+        List<TimeoutNode> nodes = new ArrayList<>();
+        long ran = 0;
+        for (int i = 0; i < InlineTiming.SOLO_RUN + 1; i++) {
+            nodes.add(node("tiny" + i, 100));
+            ran += 100;
+        }
+        nodes.add(node("blocker", 150 * MS)); // in a group
+        ran += 150 * MS;
+        for (int i = 0; i < 4 * InlineTiming.SOLO_RUN; i++) {
+            boolean second = i == InlineTiming.SOLO_RUN / 2; // timed alone, grouping not yet back
+            nodes.add(second ? node("second", 120 * MS) : node("fast" + i, 100));
+            ran += second ? 120 * MS : 100;
+        }
+        List<String> reports = new ArrayList<>();
+        // Each record takes 200 ms of the worker's clock, more than the threshold: a blocking
+        // logging backend, or JUL's first-time set-up, seen from the worker. Records arrive on
+        // this thread (the worker's), so a plain list will do.
+        Handler slowHandler = new Handler() {
+            @Override
+            public void publish(final LogRecord logRecord) {
+                reports.add(logRecord.getMessage());
+                clock.now += 200 * MS;
+            }
+
+            @Override
+            public void flush() {
+                // nothing buffered
+            }
+
+            @Override
+            public void close() {
+                // nothing to release
+            }
+        };
+        Logger jul = Logger.getLogger(LOGGER);
+        Handler[] handlers = jul.getHandlers();
+        boolean parentHandlers = jul.getUseParentHandlers();
+        try {
+            for (Handler handler : handlers) {
+                jul.removeHandler(handler);
+            }
+            jul.addHandler(slowHandler);
+            jul.setUseParentHandlers(false);
+            runPass(nodes);
+        } finally {
+            jul.removeHandler(slowHandler);
+            for (Handler handler : handlers) {
+                jul.addHandler(handler);
+            }
+            jul.setUseParentHandlers(parentHandlers);
+        }
+        assertThat(reports).as("the blocker's group and the second one, not the tasks after each report")
+                .hasSize(2);
+        assertThat(reports.get(0)).contains("blocker", "up to 150 ms");
+        assertThat(reports.get(1)).contains("TimerTask second of T ran for 120 ms");
+        assertThat(new TimerStatsView(stats).slowTasks).isEqualTo(2);
+        HistogramData time = taskTime();
+        assertThat(time.count()).isEqualTo(nodes.size());
+        assertThat(time.sum()).as("the tasks' time, none of the handler's").isEqualTo(ran);
     }
 
     @Test
