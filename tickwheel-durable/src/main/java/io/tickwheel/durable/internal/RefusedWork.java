@@ -80,7 +80,7 @@ public final class RefusedWork {
     }
 
     /**
-     * How many attempts wait; for tests and stats.
+     * How many attempts wait; for tests (the unit, stress and jcstress tests).
      *
      * @return the count (a snapshot)
      */
