@@ -196,7 +196,9 @@ public final class JournalStore implements TimerStore {
      * Stops the store's threads, writing what is queued first, and releases the directory. A thread
      * still busy after 30 s (a write or force that hangs, a long compaction) is left to finish: its
      * ops still complete, done or failed, and the directory stays locked until it is done, so that
-     * nothing a new store opened on it would read is changed under it.
+     * nothing a new store opened on it would read is changed under it. Called from a stage chained to
+     * a future (on the writer thread), it returns without waiting: the writer writes what was queued
+     * once the stage returns, then ends and releases the directory.
      */
     @Override
     public void close() {

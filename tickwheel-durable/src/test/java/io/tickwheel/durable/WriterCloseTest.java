@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * forced is reported exactly as it ends (done and durable, or failed and never durable), what was
  * queued behind it fails and is never written, the directory stays locked until the writer is done
  * (so no new store reads a batch whose fate is not decided yet), and the writer thread then ends.
+ * And a close called on the writer thread itself, from a stage chained to a future, which must not
+ * wait for itself.
  */
 class WriterCloseTest {
 
@@ -67,6 +72,47 @@ class WriterCloseTest {
             assertThat(again.find("t", "a").isPresent()).as("a is pending exactly when its cancel failed")
                     .isEqualTo(forceFails);
             assertThat(again.find("t", "b")).as("the failed schedule never took effect").isEmpty();
+        }
+        assertThat(runs).isEmpty();
+    }
+
+    @Test
+    void closeFromAStageOnTheWriterThread_doesNotWaitForItselfAndWritesWhatWasQueuedBefore() throws Exception {
+        HangingChannel.Hang hang = new HangingChannel.Hang("tickwheel-journal-writer", false);
+        JournalStore store = JournalStore.builder(dir)
+                .channelFactory((p, o) -> new HangingChannel(FileChannel.open(p, o), hang))
+                .closeWait(Duration.ofSeconds(20)).build();
+        DurableTimer timer = DurableTimer.builder(store).handler("t", runs::add).build();
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        // The writer is held in the first batch's force until the stage is chained, so that the stage
+        // runs on the writer thread as the future completes there.
+        hang.armed.set(true);
+        CompletableFuture<DurableTimeout> first = timer.scheduleAsync("t", "a", new byte[] {1}, later);
+        assertThat(hang.entered.await(10, TimeUnit.SECONDS)).as("the writer reached the force").isTrue();
+        AtomicReference<Thread> stageThread = new AtomicReference<>();
+        AtomicReference<CompletableFuture<DurableTimeout>> queued = new AtomicReference<>();
+        AtomicLong closeNanos = new AtomicLong(-1);
+        CompletableFuture<Void> stage = first.thenRun(() -> {
+            stageThread.set(Thread.currentThread());
+            queued.set(timer.scheduleAsync("t", "b", new byte[] {2}, later));
+            long start = System.nanoTime();
+            timer.close();
+            closeNanos.set(System.nanoTime() - start);
+        });
+        hang.release.countDown();
+
+        assertThat(stage).succeedsWithin(Duration.ofSeconds(60));
+        assertThat(stageThread.get()).as("the stage ran on the writer").isSameAs(hang.hung);
+        assertThat(Duration.ofNanos(closeNanos.get())).as("close on the writer does not wait for itself (20 s)")
+                .isLessThan(Duration.ofSeconds(5));
+        assertThat(queued.get()).as("queued before the close: written").succeedsWithin(Duration.ofSeconds(10));
+        hang.hung.join(10_000);
+        assertThat(hang.hung.isAlive()).as("the writer thread ends").isFalse();
+        await().atMost(Duration.ofSeconds(10)).until(store::released);
+
+        try (DurableTimer again = DurableTimer.builder(JournalStore.open(dir)).handler("t", runs::add).build()) {
+            assertThat(again.find("t", "a")).isPresent();
+            assertThat(again.find("t", "b")).isPresent();
         }
         assertThat(runs).isEmpty();
     }

@@ -368,12 +368,20 @@ public final class GroupCommitWriter {
      * A writer still busy after the wait (a force that hangs) finishes its batch, completing its ops,
      * and then ends: what is still queued fails now and is never written.
      *
+     * <p>Called on the writer thread itself (from a stage chained to an op's future), it does not
+     * wait: the writer would wait for itself for the whole timeout, every caller with it, and then
+     * fail what was queued before the close. Once the stage returns, the writer writes what is
+     * queued ahead of the stop signal and ends; what arrives after it fails.
+     *
      * @param timeoutMillis how long to wait for the writer
-     * @return whether the writer thread has ended
+     * @return whether the writer thread has ended (false at once on the writer thread)
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean close(final long timeoutMillis) throws InterruptedException {
         queue.add(POISON);
+        if (isWriterThread()) {
+            return false;
+        }
         thread.join(timeoutMillis);
         closed = true;
         failQueued();

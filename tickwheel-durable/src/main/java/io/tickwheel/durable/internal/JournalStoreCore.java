@@ -345,7 +345,9 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
      * Stops the threads (writing what is queued first) and releases the directory. Idempotent. Waits
      * for each thread up to a bound (30 s); a thread still busy then (a force that hangs, a long
      * compaction) keeps the files open and the directory locked until it is done (see
-     * {@link FileHolders}), and its batch's ops still complete, done or failed, as they end.
+     * {@link FileHolders}), and its batch's ops still complete, done or failed, as they end. Called on
+     * the writer thread, it waits for neither the writer nor a compaction (see
+     * {@link GroupCommitWriter#close}).
      */
     public void close() {
         GroupCommitWriter w;
@@ -359,21 +361,19 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
             sc = scanner;
         }
         long wait = closeWaitMillis;
+        // On the writer thread (a stage chained to an op's future) close waits neither for the writer
+        // (itself) nor for a compaction: the directory stays locked until the writer ends anyway.
+        boolean onWriter = w != null && w.isWriterThread();
         try {
             if (sc != null) {
                 sc.stop(wait);
             }
-            if (w != null && !w.close(wait)) {
+            if (w != null && !w.close(wait) && !onWriter) {
                 LOG.log(Level.WARNING, "journal " + directory + ": the writer is still busy after " + wait
                         + " ms (a write or force that hangs?); the directory stays locked until it is done");
             }
-            Thread t = maintenance.compaction();
-            if (t != null) {
-                t.join(wait);
-                if (t.isAlive()) {
-                    LOG.log(Level.WARNING, "journal " + directory + ": compaction still running after " + wait
-                            + " ms; the directory stays locked until it is done");
-                }
+            if (!onWriter) {
+                maintenance.awaitCompaction(wait, directory);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

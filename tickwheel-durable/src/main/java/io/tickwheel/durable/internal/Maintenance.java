@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * Each compactor thread holds the files until it ends ({@link FileHolders}).
  *
  * <p>Threading: {@link #afterBatch} runs on the writer thread; the compactor on its own; the counts
- * and {@link #compaction()} are read by anyone (atomics, a volatile field).
+ * and {@link #awaitCompaction} are used by anyone (atomics, a volatile field).
  */
 final class Maintenance {
 
@@ -109,9 +109,22 @@ final class Maintenance {
         }
     }
 
-    /** The running compactor's thread, or null. */
-    Thread compaction() {
-        return compaction;
+    /**
+     * Waits for a running compaction (at close); one still running then keeps its hold on the files.
+     *
+     * @param millis how long to wait
+     * @param directory the journal, for the warning
+     * @throws InterruptedException if interrupted while waiting
+     */
+    void awaitCompaction(final long millis, final Object directory) throws InterruptedException {
+        Thread t = compaction;
+        if (t != null) {
+            t.join(millis);
+            if (t.isAlive()) {
+                LOG.log(Level.WARNING, "journal " + directory + ": compaction still running after " + millis
+                        + " ms; the directory stays locked until it is done");
+            }
+        }
     }
 
     /** Segments rolled because full, compactions started, compactions finished. */
