@@ -93,8 +93,8 @@ public final class SegmentFiles implements AutoCloseable {
             lock = l;
         } catch (OverlappingFileLockException e) {
             closeQuietly(ch);
-            throw new IllegalStateException("journal " + dir + " is already open in this JVM; close that store first",
-                    e);
+            throw new IllegalStateException("journal " + dir + " is already open in this JVM; close that store first "
+                    + "(a closed store keeps it until its writer or compactor is done with a hung disk)", e);
         } catch (IOException e) {
             closeQuietly(ch);
             throw new UncheckedIOException("cannot open journal directory " + dir, e);
