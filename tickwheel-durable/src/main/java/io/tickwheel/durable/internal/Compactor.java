@@ -38,7 +38,8 @@ import java.util.NavigableMap;
  *
  * <p>Threading: runs on its own thread while the writer goes on; it reads the state in chunks
  * under the store's lock, copies records without it (only compaction touches old segments' bytes),
- * and relocates and deletes under the lock again (readers hold it, so no read sees a deleted file).
+ * relocates under the lock again (readers hold it, so no read reaches an old segment after that),
+ * and deletes the old segments without it.
  */
 public final class Compactor {
 
@@ -135,6 +136,7 @@ public final class Compactor {
 
     private void relocateAndDelete(final long upTo, final long[] newLoc, final Map<KeyId, long[]> failedMoves,
             final long size) throws IOException {
+        List<Long> obsolete;
         synchronized (core) {
             LiveSet live = core.live;
             for (int s = 0; s < newLoc.length; s++) {
@@ -151,8 +153,17 @@ public final class Compactor {
                 }
             }
             closedSizes.put(upTo + 1, size);
-            for (Long n : new ArrayList<>(closedSizes.headMap(upTo, true).keySet())) {
-                files.delete(n);
+            obsolete = new ArrayList<>(closedSizes.headMap(upTo, true).keySet());
+            for (Long n : obsolete) {
+                files.forget(n); // no location points into it any more: relocated above
+            }
+        }
+        // Without the lock, which every lookup and the writer's batches take: a delete that hangs on a
+        // failing disk holds up only this thread. Each segment stays among the closed ones until it is
+        // gone, so that one a delete failed on is replaced by the next compaction (see the class comment).
+        for (Long n : obsolete) {
+            files.delete(n);
+            synchronized (core) {
                 closedSizes.remove(n);
             }
         }

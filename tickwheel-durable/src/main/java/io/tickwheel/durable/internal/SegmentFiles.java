@@ -30,8 +30,8 @@ import java.util.Map;
  * the new number, which such a reader refuses with a clear message. This build reads both.
  *
  * <p>Threading: {@link #append}, {@link #force}, {@link #cutBack} and {@link #openActive} belong to
- * the writer thread; {@link #read} and {@link #delete} to whoever holds the store's lock (readers
- * hold it too, so a segment is never deleted under a read).
+ * the writer thread; {@link #read} and {@link #forget} to whoever holds the store's lock (readers
+ * hold it, so a segment is forgotten, and then deleted, only once no read can reach it).
  */
 public final class SegmentFiles implements AutoCloseable {
 
@@ -351,14 +351,19 @@ public final class SegmentFiles implements AutoCloseable {
         return dir.resolve(path(number).getFileName() + ".tmp");
     }
 
+    /** Closes the read channel of a segment no location points into any more (store's lock held). */
+    public void forget(final long number) {
+        closeQuietly(readers.remove(number));
+    }
+
     /**
-     * Deletes a segment (compaction made it obsolete).
+     * Deletes a segment compaction made obsolete, after {@link #forget}, without the store's lock: a
+     * delete that hangs on a failing disk then stalls the compactor alone.
      *
      * @param number the segment number
      * @throws IOException if it cannot be deleted
      */
     public void delete(final long number) throws IOException {
-        closeQuietly(readers.remove(number));
         channels.delete(path(number));
     }
 
@@ -378,11 +383,7 @@ public final class SegmentFiles implements AutoCloseable {
         }
         readers.clear();
         closeQuietly(active.channel());
-        try {
-            lock.release();
-        } catch (IOException ignored) {
-            // closing the channel releases it too
-        }
+        closeQuietly(lock::release); // closing the channel releases it too
         closeQuietly(lockChannel);
     }
 
