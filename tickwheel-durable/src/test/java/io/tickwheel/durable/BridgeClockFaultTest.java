@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -90,11 +89,12 @@ class BridgeClockFaultTest {
     }
 
     /**
-     * The system clock plus an offset, which throws for its next {@code faults} reads made directly
+     * A {@link MutableClock} that throws for its next {@code faults} reads made directly
      * by one method of {@code WheelBridge} (or of the class named).
      */
     static final class FaultyClock extends Clock {
-        private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
+        /** The time it tells when it does not throw. */
+        private final MutableClock base = new MutableClock();
         private final AtomicInteger faults = new AtomicInteger();
         private final String className;
         private final String method;
@@ -134,7 +134,7 @@ class BridgeClockFaultTest {
                 }
                 throw (Error) t;
             }
-            return Instant.now().plus(offset.get());
+            return base.instant();
         }
 
         private static boolean readBy(final String className, final String method) {
@@ -191,7 +191,7 @@ class BridgeClockFaultTest {
             clock.faults.set(2);
             await().atMost(Duration.ofSeconds(10)).until(() -> clock.faults.get() <= 0);
             long t0 = System.nanoTime();
-            clock.offset.set(Duration.ofHours(1).plusSeconds(1));
+            clock.base.jump(Duration.ofHours(1).plusSeconds(1));
             await().atMost(Duration.ofSeconds(10)).until(() -> runs.size() == 1);
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("fired within seconds of the jump")
                     .isLessThan(Duration.ofSeconds(5));
