@@ -2,6 +2,8 @@ package io.tickwheel.durable.internal;
 
 import java.lang.System.Logger.Level;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,6 +36,12 @@ public final class RefusedWork {
     private final Queue<Runnable> attempts = new ConcurrentLinkedQueue<>();
     /** Whether a thread runs (or is being started). */
     private final AtomicBoolean running = new AtomicBoolean();
+    /**
+     * The kinds of cause logged since the thread last ran dry: each kind is logged once a run, so a
+     * refusal that repeats at every tick does not flood the log, and a different failure (the clock
+     * throwing while the wheel already refuses) is still told. Cleared when the thread ends.
+     */
+    private final Set<Class<?>> logged = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private volatile Thread thread;
 
@@ -62,7 +70,8 @@ public final class RefusedWork {
      * Does nothing once closed (the work stays in the store and runs after a restart).
      *
      * @param attempt what to run again; if refused again, it calls {@code add} itself
-     * @param cause why it was refused (logged when this starts a thread), or null not to log
+     * @param cause why it was refused (logged if no cause of its class was since the thread last
+     *              ran dry), or null not to log
      */
     public void add(final Runnable attempt, final Throwable cause) {
         if (closed) {
@@ -89,12 +98,12 @@ public final class RefusedWork {
     }
 
     private void start(final Throwable cause) {
-        if (closed || !running.compareAndSet(false, true)) {
-            return;
-        }
-        if (cause != null) { // else a start that failed before, already logged, is tried again
+        if (cause != null && !closed && logged.add(cause.getClass())) {
             LOG.log(Level.WARNING, "the wheel or the executor of a durable timer refused work, or its clock "
                     + "threw; it is kept and tried again with backoff on thread " + threadName, cause);
+        }
+        if (closed || !running.compareAndSet(false, true)) {
+            return;
         }
         try {
             thread = starter.apply(this::loop);
@@ -112,6 +121,7 @@ public final class RefusedWork {
                 LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(backoff));
                 runRound();
                 if (!keepRunning()) {
+                    logged.clear(); // at worst, a cause logged just now is logged once more
                     return; // the flag is already clear, or another thread's now
                 }
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
