@@ -58,11 +58,11 @@ final class ScheduleStackOverflowChild {
             t.printStackTrace(System.out);
             System.out.println("failed: " + t);
             System.out.flush();
-            Runtime.getRuntime().halt(1);
+            System.exit(1);
         }
         System.out.println("ok");
         System.out.flush();
-        Runtime.getRuntime().halt(0);
+        System.exit(0);
     }
 
     private static Thread daemon(final Runnable r) {
