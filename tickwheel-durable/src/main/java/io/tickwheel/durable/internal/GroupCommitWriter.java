@@ -37,7 +37,8 @@ public final class GroupCommitWriter {
     static final int MAX_BATCH = 8192;
 
     private static final System.Logger LOG = System.getLogger(GroupCommitWriter.class.getName());
-    private static final JournalOp POISON = JournalOp.cancel("poison", "poison");
+    /** The stop signal; package-private for jcstress ({@code FailQueuedVsWriterStop}). */
+    static final JournalOp POISON = JournalOp.cancel("poison", "poison");
 
     /** What the writer needs from its store. */
     public interface Host {
@@ -119,7 +120,7 @@ public final class GroupCommitWriter {
         }
         queue.add(op);
         if (closed) {
-            failQueued();
+            failQueued(queue);
         }
     }
 
@@ -156,7 +157,7 @@ public final class GroupCommitWriter {
             } finally {
                 closed = true;
                 try {
-                    failQueued();
+                    failQueued(queue);
                 } finally {
                     onExit.run();
                 }
@@ -332,7 +333,7 @@ public final class GroupCommitWriter {
     }
 
     /** Fails what is queued; a {@code POISON} taken with it goes back, so a busy writer still ends. */
-    private void failQueued() {
+    static void failQueued(final LinkedBlockingQueue<JournalOp> queue) {
         List<JournalOp> rest = new ArrayList<>();
         queue.drainTo(rest);
         for (JournalOp op : rest) {
@@ -384,7 +385,7 @@ public final class GroupCommitWriter {
         }
         thread.join(timeoutMillis);
         closed = true;
-        failQueued();
+        failQueued(queue);
         return !thread.isAlive();
     }
 

@@ -71,7 +71,7 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
         this.lookaheadMillis = lookaheadMillis;
         // Preallocation only pays where each batch is forced; with fsync off it would only add writes.
         this.files = new SegmentFiles(directory, channels, fsync ? preallocationChunk(segmentBytes) : 0);
-        this.holders = new FileHolders(files, core);
+        this.holders = new FileHolders(files::close, core);
         this.maintenance = new Maintenance(core, files, closedSizes, holders, segmentBytes, compactMinBytes);
     }
 
