@@ -383,7 +383,7 @@ public final class SegmentFiles implements AutoCloseable {
         }
         readers.clear();
         closeQuietly(active.channel());
-        closeQuietly(lock::release); // closing the channel releases it too
+        closeQuietly(lock); // closing the channel releases it too
         closeQuietly(lockChannel);
     }
 

@@ -23,9 +23,10 @@
  *   <li><b>The scanner thread</b> ({@code tickwheel-journal-scanner}) takes due-soon entries from the
  *       {@code LiveSet} and reads their records under the same monitor, and delivers after releasing it.</li>
  *   <li><b>The compactor thread</b> (one at a time) snapshots chunks of the index under the monitor,
- *       copies records without it (no other thread touches segments it rewrites), and relocates and
- *       deletes under it again. Readers ({@code find}, the scanner) read segments only under the
- *       monitor, so no read meets a deleted file.</li>
+ *       copies records without it (no other thread touches segments it rewrites), relocates under it
+ *       again, and deletes the old segments without it (a hung delete stalls only the compactor).
+ *       Readers ({@code find}, the scanner) read segments only under the monitor, at locations
+ *       relocation has moved off the old segments, so no read meets a deleted file.</li>
  *   <li><b>The wheel's worker</b> runs the bridge's checks and its clock ticker, and hands due timeouts
  *       to the executor; the bridge's map is a {@code ConcurrentHashMap}, and a timeout is handed on by
  *       whoever removes it from the map, so at most once per delivery.</li>
