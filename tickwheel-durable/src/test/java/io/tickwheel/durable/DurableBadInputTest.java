@@ -117,6 +117,19 @@ class DurableBadInputTest {
     }
 
     @Test
+    void journalStore_findAfterClose_throwsIllegalState() throws Exception {
+        Path own = dir.resolve("own");
+        JournalStore store = JournalStore.open(own);
+        store.open(new RecoveryTestSink(), Clock.systemUTC());
+        store.schedule("t", "k", new byte[] {1}, AT).join();
+        assertThat(store.find("t", "k")).isPresent();
+        store.close();
+        // Before, the read re-opened the segment after its channels were closed, and nothing closed it again.
+        assertThatThrownBy(() -> store.find("t", "k")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+
+    @Test
     void builder_badArguments_throwNamingTheArgument() {
         assertThatThrownBy(() -> DurableTimer.builder(null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("store");

@@ -217,6 +217,9 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
     public Optional<StoredTimeout> find(final String type, final String key) {
         JournalOp probe = JournalOp.cancel(type, key);
         synchronized (core) {
+            if (closed) { // else a read after the files closed would open a channel nobody closes
+                throw new IllegalStateException("the journal store is closed");
+            }
             int s = core.live.find(probe.hash1, probe.hash2);
             if (s < 0) {
                 return Optional.empty();
@@ -346,8 +349,7 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
      * for each thread up to a bound (30 s); a thread still busy then (a force that hangs, a long
      * compaction) keeps the files open and the directory locked until it is done (see
      * {@link FileHolders}), and its batch's ops still complete, done or failed, as they end. Called on
-     * the writer thread, it waits for neither the writer nor a compaction (see
-     * {@link GroupCommitWriter#close}).
+     * the writer thread, it waits for neither the writer nor a compaction ({@link GroupCommitWriter#close}).
      */
     public void close() {
         GroupCommitWriter w;
@@ -383,8 +385,7 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
     }
 
     /**
-     * Whether the store and all its threads let go of the files, so the directory can be opened again;
-     * for tests.
+     * Whether the store and its threads let go of the files (the directory can be opened again); for tests.
      *
      * @return true once released
      */
