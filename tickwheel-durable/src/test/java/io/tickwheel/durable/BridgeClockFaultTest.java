@@ -13,10 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,37 +30,19 @@ class BridgeClockFaultTest {
     Path dir;
 
     private final List<DurableTimeout> runs = new CopyOnWriteArrayList<>();
-    /** WARNING (or worse) records, from any logger, that carry a fault of the test's clock. */
-    private final List<LogRecord> clockReports = new CopyOnWriteArrayList<>();
-    /** The root logger, held strongly while the handler is on it (JUL keeps loggers weakly). */
-    private final Logger root = Logger.getLogger("");
-    private final Handler reports = new Handler() {
-        @Override
-        public void publish(final LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue() && Failure.isFault(r.getThrown())) {
-                clockReports.add(r);
-            }
-        }
-
-        @Override
-        public void flush() {
-            // nothing buffered
-        }
-
-        @Override
-        public void close() {
-            // nothing held
-        }
-    };
+    /** Faults of the test's clock carried by WARNING (or worse) records, from any logger. */
+    private List<Throwable> clockReports;
+    private WarningLog reports;
 
     @BeforeEach
     void listen() {
-        root.addHandler(reports);
+        reports = WarningLog.on("", Failure::isFault);
+        clockReports = reports.thrown();
     }
 
     @AfterEach
     void stopListening() {
-        root.removeHandler(reports);
+        reports.close();
     }
 
     /** What the clock throws. */

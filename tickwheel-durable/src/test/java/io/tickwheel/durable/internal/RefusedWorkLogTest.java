@@ -3,15 +3,11 @@ package io.tickwheel.durable.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tickwheel.durable.WarningLog;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,36 +19,19 @@ import org.junit.jupiter.api.Test;
  */
 class RefusedWorkLogTest {
 
-    /** RefusedWork's logger, held strongly while the handler is on it (JUL keeps loggers weakly). */
-    private final Logger logger = Logger.getLogger(RefusedWork.class.getName());
-    private final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(final LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-                warnings.add(r);
-            }
-        }
-
-        @Override
-        public void flush() {
-            // nothing buffered
-        }
-
-        @Override
-        public void close() {
-            // nothing held
-        }
-    };
+    private WarningLog log;
+    /** The exception of each WARNING record. */
+    private List<Throwable> warnings;
 
     @BeforeEach
     void listen() {
-        logger.addHandler(handler);
+        log = WarningLog.on(RefusedWork.class.getName(), t -> true);
+        warnings = log.thrown();
     }
 
     @AfterEach
     void stopListening() {
-        logger.removeHandler(handler);
+        log.close();
     }
 
     @Test
@@ -67,7 +46,7 @@ class RefusedWorkLogTest {
         work.add(() -> { }, new IllegalStateException("the clock threw again"));
         work.add(() -> { }, null);
 
-        assertThat(warnings).extracting(LogRecord::getThrown).containsExactly(wheel, clock);
+        assertThat(warnings).containsExactly(wheel, clock);
         assertThat(work.waiting()).isEqualTo(5);
     }
 
@@ -84,7 +63,7 @@ class RefusedWorkLogTest {
             return warnings.size() > before;
         });
         assertThat(warnings).hasSizeGreaterThanOrEqualTo(2);
-        assertThat(warnings.get(warnings.size() - 1).getThrown()).hasMessage("a later run");
+        assertThat(warnings.get(warnings.size() - 1)).hasMessage("a later run");
         work.close();
     }
 }
