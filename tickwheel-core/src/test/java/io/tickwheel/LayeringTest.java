@@ -41,7 +41,7 @@ class LayeringTest {
                     "StatsSource", "SlowTaskEvent", "TimerStatisticsEvent", "JfrEvents", "JfrSupport"),
             new Layer("structures", "TimeoutOwner", "TimeoutNode", "BucketArrays", "TimingWheel", "HashedWheel",
                     "HierarchicalWheel", "PendingLimit", "NodeQueue", "NodeLanes", "WakeMarks", "OwnLane"),
-            new Layer("engine", "HandOff", "WorkerControl", "Worker", "LeakGuard", "Lifecycle",
+            new Layer("engine", "HandOff", "LaneTransfer", "WorkerControl", "Worker", "LeakGuard", "Lifecycle",
                     "TimerOptions", "TimerCore", "StatsRecorder", "TimedTask", "InlineTiming"),
             new Layer("adapters", "SpellWait", "RegistryStripe",
                     "TaskRegistry", "CompletionExecutor", "ScheduledTask", "ScheduledExecutorCore",

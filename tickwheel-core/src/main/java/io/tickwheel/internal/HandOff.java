@@ -45,6 +45,9 @@ import java.util.function.Consumer;
  * So a purge first takes only the nodes offered before the previous transfer ({@link #transferOld}),
  * and younger ones only while the garbage is still at its bound (see {@code Worker}); it leaves
  * {@code QUEUED_MIN}, at most the earliest deadline left, which at worst wakes the worker early.
+ * The old part it takes is mostly tombstones ({@link NodeQueue}): each cancel of a queued node
+ * overwrites the node's slot, so the worker reads the slot, not the node's cache line.
+ * {@link LaneTransfer} does the moving.
  *
  * <h2>Counting without a shared counter on the schedule path</h2>
  * pending = scheduled - retired - cancelled, where "scheduled" is the sum of the lanes' producer
@@ -107,10 +110,7 @@ final class HandOff {
     /** PURGE_AT: per lane, the cancel count whose cancel wakes the worker for a purge. */
     private final WakeMarks purgeMarks;
     private final long[] counts; // worker-only: room for one count per lane
-    private final long[] frontier; // worker-only: each lane's producer index after a move not limited by drops
-    /** Worker-only: the lane a transfer starts with, turning so that no lane waits behind another. */
-    private int firstLane;
-    private boolean batchFilled; // worker-only: whether the last transfer took all of TRANSFER_BATCH
+    private final LaneTransfer transfer; // worker-only
 
     /** A hand-off with {@link NodeLanes#defaultCount()} lanes, or one with a pending limit ({@code maxPending} > 0). */
     HandOff(final long maxPending) {
@@ -123,7 +123,7 @@ final class HandOff {
         int count = lanes.count();
         cells = new PaddedLongs(CANCELLED + count);
         counts = new long[count];
-        frontier = new long[count];
+        transfer = new LaneTransfer(lanes, TRANSFER_BATCH);
         limit = PendingLimit.of(maxPending, cells, RETIRED, CANCELLED, count);
         cells.setRelease(PARK_DEADLINE, AWAKE);
         cells.setRelease(QUEUED_MIN, NONE);
@@ -205,6 +205,11 @@ final class HandOff {
     boolean cancelled(final int lane) {
         long count = cells.getAndAdd(CANCELLED + lane, 1) + 1;
         return purgeMarks.reached(lane, count);
+    }
+
+    /** Marks a cancelled node's queue slot, if it is still queued: see {@link NodeQueue}. */
+    void tombstone(final Object node, final int place) {
+        lanes.tombstone(node, place);
     }
 
     /** Counts a cancel by a producer that lost its race with stop(): no purge to wake for. */
@@ -297,8 +302,8 @@ final class HandOff {
         // Volatile, before the polls: a producer that still saw the old bound has offered before
         // this store, so the polls below reach its node (see the class comment).
         cells.setVolatile(QUEUED_MIN, NONE);
-        long dropped = move(wheel, due, false, Long.MAX_VALUE);
-        if (batchFilled) {
+        long dropped = transfer.move(wheel, due, false, Long.MAX_VALUE);
+        if (transfer.filled()) {
             // Producers outpace us: leave the rest for the next pass, so due timeouts still expire
             // in between, and keep the bound at "due now" (not NONE, which would let us sleep past
             // a queued node whose producer saw the bound we just cleared).
@@ -309,48 +314,12 @@ final class HandOff {
 
     /** A purge's first transfer: {@link #transferTo} for the nodes offered before the previous one only. */
     long transferOld(final TimingWheel wheel, final Consumer<TimeoutNode> due) {
-        return move(wheel, due, true, Long.MAX_VALUE);
+        return transfer.move(wheel, due, true, Long.MAX_VALUE);
     }
 
     /** A purge's further transfer: {@link #transferTo} until {@code drops} cancelled nodes were dropped. */
     long transferUntilDropped(final TimingWheel wheel, final Consumer<TimeoutNode> due, final long drops) {
-        return move(wheel, due, false, drops);
-    }
-
-    /**
-     * Moves at most {@link #TRANSFER_BATCH} nodes, lane by lane, each lane's oldest first, until
-     * {@code drops} cancelled ones were dropped; with {@code oldOnly}, only those before each lane's
-     * frontier, which a move with no limit on drops sets to the lane's end. Only {@link #transferTo}
-     * touches {@code QUEUED_MIN}: left alone, it stays a bound on what is left (see the class comment).
-     *
-     * @return how many cancelled nodes were dropped
-     */
-    private long move(final TimingWheel wheel, final Consumer<TimeoutNode> due, final boolean oldOnly,
-            final long drops) {
-        // Locals, not fields: this object's fields are on every caller's path, and a field written
-        // per node would pull its cache line to the worker's core on every write (W2: +10 ns/op).
-        long taken = 0, dropped = 0;
-        for (int i = 0; i < lanes.count() && taken < TRANSFER_BATCH; i++) {
-            int at = (firstLane + i) & (lanes.count() - 1);
-            NodeQueue lane = lanes.lane(at);
-            long most = taken + Math.min(TRANSFER_BATCH - taken,
-                    oldOnly ? frontier[at] - lane.consumedCount() : Long.MAX_VALUE);
-            TimeoutNode node;
-            while (taken < most && dropped < drops && (node = lane.poll()) != null) {
-                taken++;
-                if (node.isCancelled()) {
-                    dropped++;
-                } else if (!wheel.addUnlessDue(node)) {
-                    due.accept(node);
-                }
-            }
-        }
-        for (int i = 0; i < lanes.count() && drops == Long.MAX_VALUE; i++) {
-            frontier[i] = lanes.lane(i).producedCount();
-        }
-        firstLane++;
-        batchFilled = taken == TRANSFER_BATCH;
-        return dropped;
+        return transfer.move(wheel, due, false, drops);
     }
 
     /** Takes the next queued node of any lane, or null when all are empty; for tests. */
@@ -360,6 +329,7 @@ final class HandOff {
 
     /** Gives {@code sink} every node still queued, the own lane's included; for the final drain. */
     void drainTo(final Consumer<TimeoutNode> sink) {
+        transfer.drainTo(sink); // what a move an Error cut short had taken
         TimeoutNode node;
         while ((node = lanes.poll()) != null) {
             sink.accept(node);

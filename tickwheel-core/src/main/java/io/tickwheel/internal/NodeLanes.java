@@ -14,6 +14,7 @@ final class NodeLanes {
 
     private final NodeQueue[] lanes;
     private final int mask;
+    private final int laneBits;
 
     /**
      * Creates {@code count} empty lanes.
@@ -25,8 +26,9 @@ final class NodeLanes {
             throw new IllegalArgumentException("lane count must be a power of two: " + count);
         }
         lanes = new NodeQueue[count];
+        laneBits = Integer.numberOfTrailingZeros(count);
         for (int i = 0; i < count; i++) {
-            lanes[i] = new NodeQueue();
+            lanes[i] = new NodeQueue(NodeQueue.CHUNK_SHIFT, i, laneBits);
         }
         mask = count - 1;
     }
@@ -59,6 +61,19 @@ final class NodeLanes {
     /** The queue of lane {@code lane} (masked, so any int picks one). */
     NodeQueue lane(final int lane) {
         return lanes[lane & mask];
+    }
+
+    /**
+     * Puts a tombstone in a cancelled node's slot if it is still queued (see {@link NodeQueue}).
+     *
+     * @param node the node whose cancel CAS the caller won
+     * @param place its {@link TimeoutNode#place}, 0 if none
+     */
+    void tombstone(final Object node, final int place) {
+        if (place != 0) {
+            int lowBits = place - 1;
+            lanes[lowBits & mask].tombstone(node, lowBits >>> laneBits);
+        }
     }
 
     /** Every node ever offered: the sum of the lanes' producer indexes, each volatile. */

@@ -28,13 +28,30 @@ import java.lang.invoke.VarHandle;
  * <p>A claimed slot may still be empty for a moment (its producer was descheduled between the
  * claim and the store); the consumer then waits for it, since the index order is the contract.
  *
+ * <h2>Tombstones</h2>
+ * A cancelled node still queued costs the worker's purge a load of the node, a cache miss each.
+ * So a node records its place
+ * ({@link TimeoutNode#place}: lane and low index bits), the queue keeps its newest chunks in a
+ * ring by number, and the thread whose cancel CAS won looks its slot up there and, if the slot
+ * still holds that very node, overwrites it with {@link #TOMBSTONE}, a shared node already
+ * cancelled, which the worker drops as it drops any cancelled node. The identity check makes it
+ * safe: a slot only ever holds its own node, then null (consumed) or the tombstone, and chunks
+ * are never reused, so a stale ring entry, a racy place or a wrapped index finds another node or
+ * none and writes nothing. A tombstone written just after the consumer took the node lands in a
+ * consumed slot, which nobody reads again. The consumer clears a chunk's entry as it leaves the
+ * chunk; only a producer descheduled between linking a chunk and writing its entry can put a
+ * left chunk back, until the chunk 64 later takes the entry (at most 256 KiB a lane). A missed
+ * slot only costs the worker the load it always paid. The trade (ses-churn 10k, docs/BENCHMARKS.md):
+ * the worker's share of an operation fell from about 44 to about 15 CPU ns, the canceller's rose by
+ * about 7 (its look-up of the slot, a cache miss of its own), the process's fell by about 14.
+ *
  * <p>Threading: {@link #offer} is thread-safe (any producer); {@link #poll} and
  * {@link #isEmpty} are single consumer (the worker thread only).
  */
 final class NodeQueue {
 
     /** Chunks of 1024 slots in production. */
-    private static final int CHUNK_SHIFT = 10;
+    static final int CHUNK_SHIFT = 10;
     private static final int SPINS_BEFORE_YIELD = 64;
 
     /** Cell written by every producer (atomic add). */
@@ -42,7 +59,20 @@ final class NodeQueue {
     /** Cell written by the consumer only (release), read by anyone for sizes. */
     private static final int CONSUMER = 1;
 
+    /** Chunks the ring remembers, by number: 64 K nodes back, more than a purge's bound. */
+    private static final int RING_SIZE = 64;
+    /** Bits of a place ({@link TimeoutNode#place}): the state word's bits above the state. */
+    private static final int PLACE_MASK = -1 >>> TimeoutNode.STATE_BITS;
+
+    /** Stands in for a cancelled node in its slot; see the class comment. */
+    static final TimeoutNode TOMBSTONE = new TimeoutNode(null, null, 0);
+
+    static {
+        TOMBSTONE.tryCancelQuietly();
+    }
+
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(TimeoutNode[].class);
+    private static final VarHandle RING = MethodHandles.arrayElementVarHandle(Chunk[].class);
     private static final VarHandle NEXT;
     private static final VarHandle PRODUCER_CHUNK;
 
@@ -74,6 +104,15 @@ final class NodeQueue {
     private final int chunkMask;
 
     private final PaddedLongs indexes = new PaddedLongs(2);
+    /** This queue's lane, and log2 of the lane count: the low bits of a place. */
+    private final int lane;
+    private final int laneBits;
+    /**
+     * Chunk {@code n} at {@code n mod RING_SIZE} from when it is linked until the consumer leaves it;
+     * written by the producer that linked it (release) and cleared by the consumer (CAS), read by
+     * cancellers (acquire). See the class comment.
+     */
+    private final Chunk[] ring = new Chunk[RING_SIZE];
     /**
      * A hint: a chunk at or before the one the next claim falls in (a producer moves it to the chunk
      * of an index it read, never further). Producers start their walk here; it lags behind only
@@ -99,12 +138,27 @@ final class NodeQueue {
      * @param chunkShift log2 of the chunk size
      */
     NodeQueue(final int chunkShift) {
+        this(chunkShift, 0, 0);
+    }
+
+    /**
+     * Creates lane {@code lane} of {@code 1 << laneBits}, with chunks of {@code 1 << chunkShift} slots.
+     *
+     * @param chunkShift log2 of the chunk size
+     * @param lane this queue's lane
+     * @param laneBits log2 of the lane count, at most 4
+     */
+    NodeQueue(final int chunkShift, final int lane, final int laneBits) {
         assert chunkShift >= 0 && chunkShift <= CHUNK_SHIFT : chunkShift;
+        assert laneBits >= 0 && laneBits <= 4 && lane >= 0 && lane < 1 << laneBits : lane + "/" + laneBits;
         this.chunkShift = chunkShift;
         this.chunkMask = (1 << chunkShift) - 1;
+        this.lane = lane;
+        this.laneBits = laneBits;
         Chunk first = new Chunk(0, 1 << chunkShift);
         producerChunk = first;
         consumerChunk = first;
+        ring[0] = first;
     }
 
     /**
@@ -128,8 +182,6 @@ final class NodeQueue {
      * @throws java.util.concurrent.RejectedExecutionException if the limit is reached; nothing claimed
      */
     long offer(final TimeoutNode node, final PendingLimit limit) {
-        // Release: orders the node's fields before the plain slot store below (see the class comment).
-        VarHandle.releaseFence();
         while (true) {
             long index = indexes.getVolatile(PRODUCER);
             if (limit != null) {
@@ -142,6 +194,10 @@ final class NodeQueue {
                     continue; // our index went stale: others claimed past it
                 }
             }
+            node.place(placeOf(index));
+            // Release: orders the node's fields, its place included, before the plain slot store below
+            // (see the class comment).
+            VarHandle.releaseFence();
             if (indexes.compareAndExchange(PRODUCER, index, index + 1) == index) {
                 // No call and no allocation from the claim to this store: nothing can throw here.
                 chunk.slots[(int) (index & chunkMask)] = node;
@@ -169,6 +225,9 @@ final class NodeQueue {
                 }
                 Chunk created = new Chunk(chunk.number + 1, chunk.slots.length);
                 Chunk witness = (Chunk) NEXT.compareAndExchange(chunk, (Chunk) null, created);
+                if (witness == null) {
+                    RING.setRelease(ring, (int) created.number & (RING_SIZE - 1), created);
+                }
                 next = witness == null ? created : witness;
             }
             chunk = next;
@@ -193,11 +252,7 @@ final class NodeQueue {
             if (index == indexes.getVolatile(PRODUCER)) {
                 return null;
             }
-            // Linked before the claim of any index in it, and the claim is what we just saw.
-            Chunk next = chunk.next;
-            assert next != null && next.number == chunk.number + 1 : "chunk of a claimed index missing";
-            consumerChunk = next;
-            chunk = next;
+            chunk = leave(chunk);
         }
         int offset = (int) (index & chunkMask);
         TimeoutNode node = (TimeoutNode) SLOTS.getAcquire(chunk.slots, offset);
@@ -207,11 +262,100 @@ final class NodeQueue {
             }
             node = awaitSlot(chunk.slots, offset);
         }
-        // Plain is enough: no producer writes a consumed slot again.
-        chunk.slots[offset] = null;
-        // Release: readers of producedCount() - consumedCount() never see a negative backlog.
+        // Release: readers of producedCount() - consumedCount() never see a negative backlog. First,
+        // because it is a call: if it throws, the slot must still hold the node (a null in an
+        // unconsumed slot would have the final drain wait for it forever).
         indexes.setRelease(CONSUMER, index + 1);
+        // Plain is enough: no producer writes a consumed slot again (a tombstone may land there).
+        chunk.slots[offset] = null;
         return node;
+    }
+
+    /**
+     * Moves the consumer to the chunk after {@code chunk}, which holds the next claimed index, and
+     * takes {@code chunk} out of the ring (a tombstone after that only costs the worker a load).
+     */
+    private Chunk leave(final Chunk chunk) {
+        RING.compareAndSet(ring, (int) chunk.number & (RING_SIZE - 1), chunk, (Chunk) null);
+        // Linked before the claim of any index in it, and the caller saw such a claim.
+        Chunk next = chunk.next;
+        assert next != null && next.number == chunk.number + 1 : "chunk of a claimed index missing";
+        consumerChunk = next;
+        return next;
+    }
+
+    /**
+     * Removes the oldest nodes, up to {@code max} and not past the end of their chunk, into
+     * {@code into} from index 0; worker thread only. Reading them all first and the loads of the
+     * nodes (by the caller) after lets those cache misses overlap.
+     *
+     * @return how many; 0 if every claimed index has been consumed
+     */
+    int pollBatch(final TimeoutNode[] into, final int max) {
+        long index = indexes.getPlain(CONSUMER);
+        long available = indexes.getVolatile(PRODUCER) - index;
+        if (available <= 0 || max <= 0) {
+            return 0;
+        }
+        Chunk chunk = consumerChunk;
+        if (chunk.number != index >>> chunkShift) {
+            chunk = leave(chunk);
+        }
+        int offset = (int) (index & chunkMask);
+        int count = (int) Math.min(Math.min(max, available), chunkMask + 1 - offset);
+        TimeoutNode[] slots = chunk.slots;
+        try {
+            for (int i = 0; i < count; i++) {
+                TimeoutNode node = (TimeoutNode) SLOTS.getAcquire(slots, offset + i);
+                into[i] = node != null ? node : awaitSlot(slots, offset + i);
+            }
+            indexes.setRelease(CONSUMER, index + count); // release: as in poll()
+        } catch (Throwable t) {
+            // An Error in a wait or a call above: the queue still holds every node, so none may also
+            // stay in {@code into}, where the final drain would find it a second time.
+            for (int i = 0; i < count; i++) {
+                into[i] = null;
+            }
+            throw t;
+        }
+        // Consumed: from here on no call, so nothing can throw between the index and the slots.
+        for (int i = 0; i < count; i++) {
+            slots[offset + i] = null;
+        }
+        return count;
+    }
+
+    /**
+     * The place ({@link TimeoutNode#place}) of {@code index} in this lane: lane and index bits,
+     * plus one, so that 0 means none.
+     */
+    private int placeOf(final long index) {
+        return placeOf(index, lane, laneBits);
+    }
+
+    /** {@link #placeOf(long)} for any lane; tests check its wrap-around. */
+    static int placeOf(final long index, final int lane, final int laneBits) {
+        return ((((int) index << laneBits) | lane) + 1) & PLACE_MASK;
+    }
+
+    /**
+     * Puts {@link #TOMBSTONE} in {@code node}'s slot if it still holds it; any thread, called by the
+     * one whose cancel CAS succeeded. See the class comment.
+     *
+     * @param node the cancelled node
+     * @param index the low bits of its index, as its place gives them
+     */
+    @SuppressWarnings("ReferenceEquality") // the slot's node itself, not an equal one
+    void tombstone(final Object node, final int index) {
+        Chunk chunk = (Chunk) RING.getAcquire(ring, (index >>> chunkShift) & (RING_SIZE - 1));
+        if (chunk != null) {
+            TimeoutNode[] slots = chunk.slots;
+            int offset = index & chunkMask;
+            // Plain: a data race with the consumer's null only, and either order is harmless.
+            if (slots[offset] == node) {
+                slots[offset] = TOMBSTONE;
+            }
+        }
     }
 
     private static TimeoutNode awaitSlot(final TimeoutNode[] slots, final int offset) {
@@ -235,29 +379,17 @@ final class NodeQueue {
         }
     }
 
-    /**
-     * Returns whether every claimed index has been consumed. Worker thread only.
-     *
-     * @return true if empty
-     */
+    /** Whether every claimed index has been consumed. Worker thread only. */
     boolean isEmpty() {
         return indexes.getVolatile(PRODUCER) == indexes.getPlain(CONSUMER);
     }
 
-    /**
-     * Returns how many nodes were ever offered (claimed). Any thread.
-     *
-     * @return the producer index
-     */
+    /** How many nodes were ever offered (claimed): the producer index. Any thread. */
     long producedCount() {
         return indexes.getVolatile(PRODUCER);
     }
 
-    /**
-     * Returns how many nodes the consumer has taken. Any thread.
-     *
-     * @return the consumer index
-     */
+    /** How many nodes the consumer has taken: the consumer index. Any thread. */
     long consumedCount() {
         return indexes.getAcquire(CONSUMER);
     }

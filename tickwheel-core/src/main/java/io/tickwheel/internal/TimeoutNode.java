@@ -18,10 +18,20 @@ import java.lang.invoke.VarHandle;
  *   PENDING --tryExpire (worker)--------------&gt; EXPIRED    task handed to run, once
  *   PENDING --cancel / stop / lost race-------&gt; CANCELLED  task never runs
  * </pre>
- * Both transitions are one CAS from {@code PENDING}, so exactly one of them happens, once: the
+ * Both transitions are a CAS from {@code PENDING} (retried only while the state is still PENDING:
+ * see below), so exactly one of them happens, once: the
  * thread whose CAS succeeds owns the consequence (running the task, or counting the cancel and
  * calling {@link TimerTask#cancelled(Timeout)}); every other thread sees its CAS fail and does
  * nothing.
+ *
+ * <h2>The state word also says where the node was queued</h2>
+ * The low two bits of {@code state} are the state; the rest is the node's place in the hand-off
+ * queue ({@link #place(int)}), written once, before the node is published, so that a cancel
+ * can put a tombstone in its queue slot and the worker's purge skips the node without loading it
+ * (the load is a cache miss per cancelled node). There is no room for another field: a fifth one
+ * would make the node 40 bytes. A thread that reads the word through a data race may see it
+ * without its place; a CAS expecting that value then fails with the state still PENDING, so each
+ * transition retries until the state bits are no longer PENDING.
  *
  * <h2>A cancelled timeout lets go of its task</h2>
  * The node stays in its bucket until the worker drops it (a purge waits for enough cancels to pay
@@ -43,6 +53,9 @@ public final class TimeoutNode implements Timeout {
     static final int PENDING = 0;
     static final int EXPIRED = 1;
     static final int CANCELLED = 2;
+    /** The state word's low bits: the state; the rest is the place ({@link #place}). */
+    static final int STATE_BITS = 2;
+    private static final int STATE_MASK = (1 << STATE_BITS) - 1;
 
     private static final VarHandle STATE;
     private static final VarHandle TASK;
@@ -66,7 +79,10 @@ public final class TimeoutNode implements Timeout {
     private TimerTask task;
     /** Absolute deadline on the core's clock; compare only by difference. */
     final long deadlineNanos;
-    /** Written by CAS from PENDING only; read with acquire. */
+    /**
+     * The place ({@link #place}) above {@link #STATE_BITS}, the state below. The place is written
+     * once, plain, before publication; the state by CAS from PENDING only; read with acquire.
+     */
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
 
@@ -77,11 +93,55 @@ public final class TimeoutNode implements Timeout {
     }
 
     private int getAcquireState() {
-        return (int) STATE.getAcquire(this);
+        return (int) STATE.getAcquire(this) & STATE_MASK;
     }
 
-    private boolean casState(final int expected, final int value) {
-        return STATE.compareAndSet(this, expected, value);
+    /**
+     * Records where the hand-off queue put this node, before anyone else can see it (the queue's
+     * release store publishes it); 0 means nowhere.
+     *
+     * @param place at most {@code 2^30 - 1}
+     */
+    void place(final int place) {
+        // Plain: the node is not yet published. The state is kept (tests queue cancelled nodes).
+        STATE.set(this, (place << STATE_BITS) | ((int) STATE.get(this) & STATE_MASK));
+    }
+
+    /**
+     * The place {@link #place} recorded, as this thread sees it (0 if none, or not yet seen).
+     *
+     * @return the place
+     */
+    int place() {
+        return (int) STATE.getAcquire(this) >>> STATE_BITS;
+    }
+
+    /**
+     * Moves the state from PENDING to {@code value}, keeping the place; see the class comment for
+     * why it retries.
+     *
+     * @return the word it replaced, or -1 if the state had already left PENDING
+     */
+    private int leavePending(final int value) {
+        return leavePending((int) STATE.getAcquire(this), value);
+    }
+
+    /**
+     * {@link #leavePending(int)} from a word read as {@code seen}, perhaps stale; tests pass a word
+     * without the place, as a reader through a data race may see it.
+     *
+     * @return the word it replaced, or -1 if the state had already left PENDING
+     */
+    int leavePending(final int seen, final int value) {
+        int word = seen;
+        while ((word & STATE_MASK) == PENDING) {
+            int witness = (int) STATE.compareAndExchange(this, word, word | value);
+            if (witness == word) {
+                return word;
+            }
+            word = witness;
+        }
+        return -1;
     }
 
     /**
@@ -90,7 +150,7 @@ public final class TimeoutNode implements Timeout {
      * @return true if this call did it, so the caller must hand the task to run
      */
     boolean tryExpire() {
-        return casState(PENDING, EXPIRED);
+        return leavePending(EXPIRED) != -1;
     }
 
     /**
@@ -100,7 +160,7 @@ public final class TimeoutNode implements Timeout {
      * @return true if this call did it
      */
     boolean tryCancelQuietly() {
-        return casState(PENDING, CANCELLED);
+        return leavePending(CANCELLED) != -1;
     }
 
     @Override
@@ -137,13 +197,14 @@ public final class TimeoutNode implements Timeout {
 
     @Override
     public boolean cancel() {
-        if (!casState(PENDING, CANCELLED)) {
+        int word = leavePending(CANCELLED);
+        if (word == -1) {
             return false;
         }
-        // The node stays in its bucket until the worker drops it; the core only counts it, which
-        // is what lets the worker decide when purging is worth a wake-up.
+        // The node stays in its bucket until the worker drops it; the core counts it, which is
+        // what lets the worker decide when purging is worth a wake-up, and marks its queue slot.
         if (owner != null) {
-            owner.onCancelled();
+            owner.onCancelled(this, word >>> STATE_BITS);
         }
         try {
             notifyCancelled();

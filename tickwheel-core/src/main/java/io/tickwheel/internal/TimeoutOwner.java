@@ -1,5 +1,6 @@
 package io.tickwheel.internal;
 
+import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
 
 /**
@@ -20,8 +21,14 @@ public interface TimeoutOwner {
      */
     Timer timer();
 
-    /** Called once by the thread whose cancel CAS succeeded: count it, give back its permit. */
-    void onCancelled();
+    /**
+     * Called once by the thread whose cancel CAS succeeded: count it, give back its permit, and
+     * mark its queue slot if it is still queued.
+     *
+     * @param node the cancelled timeout
+     * @param place where the hand-off queue put it, as the cancel CAS saw it; 0 if unknown
+     */
+    void onCancelled(Timeout node, int place);
 
     /**
      * Returns the logger task failures are reported to.

@@ -183,10 +183,16 @@ public final class TimerCore implements StatsSource {
     }
 
     /** Called by the one thread whose cancel CAS succeeded. */
-    void onCancelled() {
+    void onCancelled(final Timeout node, final int place) {
         boolean purgeDue = handOff.cancelled(handOff.laneOfCaller());
         if (purgeDue) {
             LockSupport.unpark(workerThread);
+        }
+        try {
+            handOff.tombstone(node, place);
+        } catch (Throwable deepCaller) {
+            // It only spares the worker a load. Swallowed so that an Error here (a deep caller's stack
+            // overflow) does not cut short the cancel's callback and the release of its task.
         }
     }
 
@@ -298,8 +304,8 @@ public final class TimerCore implements StatsSource {
         }
 
         @Override
-        public void onCancelled() {
-            core.onCancelled();
+        public void onCancelled(final Timeout node, final int place) {
+            core.onCancelled(node, place);
         }
 
         @Override

@@ -10,6 +10,7 @@
  *   adapters    ScheduledExecutorCore, ScheduledTask, FuturesTimeoutTask: JDK interfaces over a Timer
  *   engine      TimerCore      the schedule path and the wiring; any thread
  *               HandOff        queues + counters + the wake handshake (producers | worker)
+ *               LaneTransfer   the worker's moves from the lanes into the wheel, read ahead
  *               Lifecycle      start, stop, waiting for the worker, a failed worker's drain, leak guard
  *               Worker         the worker thread's loop; sees only HandOff, its wheel and WorkerControl
  *               TimerOptions, LeakGuard, WorkerControl
@@ -64,7 +65,12 @@
  *       count a cancel). The engine never holds it, so the leak guard can watch the public timer.</li>
  *   <li>Caller to worker, a cancel: the caller's CAS of the node's state, read by the worker
  *       with acquire before it links, cascades, expires or drains the node. The cancel counters
- *       (atomic add, one per lane) tell the worker how many cancelled nodes it may still hold.</li>
+ *       (atomic add, one per lane) tell the worker how many cancelled nodes it may still hold.
+ *       If the node is still queued, the canceller then overwrites its slot with a shared,
+ *       already cancelled tombstone (plain store after an identity check of the slot; the only
+ *       other writer of a slot is the worker's null once it consumed it, and either order is
+ *       harmless), so the worker drops it without loading the node (see
+ *       {@link io.tickwheel.internal.NodeQueue}).</li>
  *   <li>Worker and callers, sleeping: a producer lowers {@code QUEUED_MIN} (CAS) only when its
  *       deadline is the earliest queued, then loads the worker's park deadline (volatile); the
  *       worker stores its park deadline (volatile), then loads {@code QUEUED_MIN}. One of the two

@@ -1,6 +1,8 @@
 package io.tickwheel.internal;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 
 /**
@@ -12,6 +14,9 @@ import java.util.Queue;
  * <p>Threading: not thread-safe; lincheck runs it on one thread.
  */
 public final class NodeQueueSpec {
+
+    /** The test's chunk size. */
+    private static final int CHUNK = 2;
 
     private final Queue<Long> ids = new ArrayDeque<>();
     private long produced;
@@ -39,6 +44,24 @@ public final class NodeQueueSpec {
             consumed++;
         }
         return id;
+    }
+
+    /**
+     * Removes the oldest ids, up to {@code max} and not past the end of the chunk the next one is
+     * in (chunks of 2, as in the test).
+     *
+     * @param max the most to remove
+     * @return the ids, in order
+     */
+    public List<Long> pollBatch(final int max) {
+        int chunkRest = CHUNK - (int) (consumed % CHUNK);
+        int count = Math.min(Math.min(max, ids.size()), chunkRest);
+        List<Long> taken = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            taken.add(ids.poll());
+            consumed++;
+        }
+        return taken;
     }
 
     /**
