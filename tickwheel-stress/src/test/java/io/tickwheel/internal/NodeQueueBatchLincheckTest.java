@@ -1,13 +1,10 @@
 package io.tickwheel.internal;
 
-import io.tickwheel.stress.RecordingTask;
 import java.util.ArrayList;
 import java.util.List;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,37 +19,9 @@ import org.junit.jupiter.api.Test;
  * an {@code offer} in between). That count is only ever read for the backlog estimate, where a
  * count a batch behind only makes the worker look again sooner.
  *
- * <p>Chunks of 2 slots, as in {@link NodeQueueLincheckTest}, and the same settings.
+ * <p>The shared operations and settings are in {@link NodeQueueLincheckBase}.
  */
-public class NodeQueueBatchLincheckTest {
-
-    /** log2 of the chunk size under test. */
-    private static final int CHUNK_SHIFT = 1;
-
-    private final NodeQueue queue = new NodeQueue(CHUNK_SHIFT);
-    private final RecordingTask task = new RecordingTask();
-
-    /**
-     * Offers a node whose deadline carries {@code id}, so that polls can say which node they got.
-     *
-     * @param id the node's identity
-     * @return the index the queue gave the node
-     */
-    @Operation
-    public long offer(@Param(gen = IntGen.class, conf = "1:9") final int id) {
-        return queue.offer(new TimeoutNode(null, task, id));
-    }
-
-    /**
-     * Polls, as the worker does.
-     *
-     * @return the polled node's id, or null if the queue was empty
-     */
-    @Operation(nonParallelGroup = "consumer")
-    public Long poll() {
-        TimeoutNode node = queue.poll();
-        return node == null ? null : node.deadlineNanos;
-    }
+public class NodeQueueBatchLincheckTest extends NodeQueueLincheckBase {
 
     /**
      * Takes a batch, as the worker's transfer does.
@@ -71,49 +40,13 @@ public class NodeQueueBatchLincheckTest {
         return ids;
     }
 
-    /**
-     * Asks whether every claimed index was consumed, as the worker does.
-     *
-     * @return whether the queue is empty
-     */
-    @Operation(nonParallelGroup = "consumer")
-    public boolean isEmpty() {
-        return queue.isEmpty();
-    }
-
-    /**
-     * Reads the count of offers (the core's "scheduled" counter).
-     *
-     * @return the produced count
-     */
-    @Operation
-    public long producedCount() {
-        return queue.producedCount();
-    }
-
     @Test
     void modelChecking_isLinearizable() {
-        new ModelCheckingOptions()
-                .threads(3)
-                .actorsBefore(2)
-                .actorsPerThread(3)
-                .actorsAfter(2)
-                .iterations(30)
-                .invocationsPerIteration(1_000)
-                .sequentialSpecification(NodeQueueSpec.class)
-                .check(NodeQueueBatchLincheckTest.class);
+        modelCheck(NodeQueueBatchLincheckTest.class);
     }
 
     @Test
     void stress_isLinearizable() {
-        new StressOptions()
-                .threads(3)
-                .actorsBefore(2)
-                .actorsPerThread(3)
-                .actorsAfter(2)
-                .iterations(30)
-                .invocationsPerIteration(2_000)
-                .sequentialSpecification(NodeQueueSpec.class)
-                .check(NodeQueueBatchLincheckTest.class);
+        stress(NodeQueueBatchLincheckTest.class);
     }
 }

@@ -1,11 +1,6 @@
 package io.tickwheel.internal;
 
-import io.tickwheel.stress.RecordingTask;
-import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,59 +16,9 @@ import org.junit.jupiter.api.Test;
  * sequential consistency; jcstress ({@code HandOffPublication}) covers the memory-ordering half
  * (release/acquire on real hardware) with one producer and the production chunk size.
  *
- * <p>Settings (25 to 40 s in all on 2 busy cores): model checking, 3 threads, 30 scenarios of
- * 2 + 3x3 + 2 operations, up to 1,000 interleavings each; stress, the same shape, 30 scenarios
- * of 2,000 runs each.
+ * <p>The shared operations and settings are in {@link NodeQueueLincheckBase}.
  */
-public class NodeQueueLincheckTest {
-
-    /** log2 of the chunk size under test. */
-    private static final int CHUNK_SHIFT = 1;
-
-    private final NodeQueue queue = new NodeQueue(CHUNK_SHIFT);
-    private final RecordingTask task = new RecordingTask();
-
-    /**
-     * Offers a node whose deadline carries {@code id}, so that polls can say which node they got.
-     *
-     * @param id the node's identity
-     * @return the index the queue gave the node
-     */
-    @Operation
-    public long offer(@Param(gen = IntGen.class, conf = "1:9") final int id) {
-        return queue.offer(new TimeoutNode(null, task, id));
-    }
-
-    /**
-     * Polls, as the worker does.
-     *
-     * @return the polled node's id, or null if the queue was empty
-     */
-    @Operation(nonParallelGroup = "consumer")
-    public Long poll() {
-        TimeoutNode node = queue.poll();
-        return node == null ? null : node.deadlineNanos;
-    }
-
-    /**
-     * Asks whether every claimed index was consumed, as the worker does.
-     *
-     * @return whether the queue is empty
-     */
-    @Operation(nonParallelGroup = "consumer")
-    public boolean isEmpty() {
-        return queue.isEmpty();
-    }
-
-    /**
-     * Reads the count of offers (the core's "scheduled" counter).
-     *
-     * @return the produced count
-     */
-    @Operation
-    public long producedCount() {
-        return queue.producedCount();
-    }
+public class NodeQueueLincheckTest extends NodeQueueLincheckBase {
 
     /**
      * Reads the count of polled nodes.
@@ -87,27 +32,11 @@ public class NodeQueueLincheckTest {
 
     @Test
     void modelChecking_isLinearizable() {
-        new ModelCheckingOptions()
-                .threads(3)
-                .actorsBefore(2)
-                .actorsPerThread(3)
-                .actorsAfter(2)
-                .iterations(30)
-                .invocationsPerIteration(1_000)
-                .sequentialSpecification(NodeQueueSpec.class)
-                .check(NodeQueueLincheckTest.class);
+        modelCheck(NodeQueueLincheckTest.class);
     }
 
     @Test
     void stress_isLinearizable() {
-        new StressOptions()
-                .threads(3)
-                .actorsBefore(2)
-                .actorsPerThread(3)
-                .actorsAfter(2)
-                .iterations(30)
-                .invocationsPerIteration(2_000)
-                .sequentialSpecification(NodeQueueSpec.class)
-                .check(NodeQueueLincheckTest.class);
+        stress(NodeQueueLincheckTest.class);
     }
 }
