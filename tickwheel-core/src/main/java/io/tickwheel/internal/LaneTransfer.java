@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * and each is a cache miss (it was allocated, and cancelled, on a caller's core long ago). Taking
  * a lane's slots a batch at a time ({@link NodeQueue#pollBatch}) and only then loading the nodes
  * lets those misses overlap instead of queueing behind each slot's bookkeeping (ses-churn 10k:
- * about 8 of the executor adapter's ~167 process CPU ns per operation, docs/BENCHMARKS.md).
+ * about 8 of the executor adapter's ~166 process CPU ns per operation, docs/BENCHMARKS.md).
  * Tombstones ({@link NodeQueue}) spare most of those loads altogether.
  *
  * <p>Threading: worker thread only. Its fields are written per move, never per node, and it is its

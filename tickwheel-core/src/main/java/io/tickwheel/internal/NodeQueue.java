@@ -42,8 +42,8 @@ import java.lang.invoke.VarHandle;
  * chunk; only a producer descheduled between linking a chunk and writing its entry can put a
  * left chunk back, until the chunk 64 later takes the entry (at most 256 KiB a lane). A missed
  * slot only costs the worker the load it always paid. The trade (ses-churn 10k, docs/BENCHMARKS.md):
- * the worker's share of an operation fell from about 44 to about 15 CPU ns, the canceller's rose by
- * about 7 (its look-up of the slot, a cache miss of its own), the process's fell by about 14.
+ * the worker's share of an operation fell from about 41 to about 17 CPU ns, the canceller's rose by
+ * about 8 (its look-up of the slot, a cache miss of its own), the process's fell by about 16.
  *
  * <p>Threading: {@link #offer} is thread-safe (any producer); {@link #poll} and
  * {@link #isEmpty} are single consumer (the worker thread only).
