@@ -14,7 +14,6 @@ final class NodeLanes {
 
     private final NodeQueue[] lanes;
     private final int mask;
-    private final int laneBits;
 
     /**
      * Creates {@code count} empty lanes.
@@ -26,7 +25,7 @@ final class NodeLanes {
             throw new IllegalArgumentException("lane count must be a power of two: " + count);
         }
         lanes = new NodeQueue[count];
-        laneBits = Integer.numberOfTrailingZeros(count);
+        int laneBits = Integer.numberOfTrailingZeros(count);
         for (int i = 0; i < count; i++) {
             lanes[i] = new NodeQueue(NodeQueue.CHUNK_SHIFT, i, laneBits);
         }
@@ -71,8 +70,7 @@ final class NodeLanes {
      */
     void tombstone(final Object node, final int place) {
         if (place != 0) {
-            int lowBits = place - 1;
-            lanes[lowBits & mask].tombstone(node, lowBits >>> laneBits);
+            lanes[(place - 1) & mask].tombstone(node, place); // the lane is the place's low bits
         }
     }
 

@@ -343,10 +343,11 @@ final class NodeQueue {
      * one whose cancel CAS succeeded. See the class comment.
      *
      * @param node the cancelled node
-     * @param index the low bits of its index, as its place gives them
+     * @param place its place in this lane ({@link #placeOf(long)}), not 0
      */
     @SuppressWarnings("ReferenceEquality") // the slot's node itself, not an equal one
-    void tombstone(final Object node, final int index) {
+    void tombstone(final Object node, final int place) {
+        int index = (place - 1) >>> laneBits; // the index's low bits
         Chunk chunk = (Chunk) RING.getAcquire(ring, (index >>> chunkShift) & (RING_SIZE - 1));
         if (chunk != null) {
             TimeoutNode[] slots = chunk.slots;
