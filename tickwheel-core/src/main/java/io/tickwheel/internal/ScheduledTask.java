@@ -51,12 +51,14 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
 
     private static final VarHandle PHASE;
     private static final VarHandle TIMEOUT;
+    private static final VarHandle TIME;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PHASE = lookup.findVarHandle(ScheduledTask.class, "phase", int.class);
             TIMEOUT = lookup.findVarHandle(ScheduledTask.class, "timeout", Timeout.class);
+            TIME = lookup.findVarHandle(ScheduledTask.class, "timeNanos", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -71,8 +73,9 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      */
     long sequence;
     /**
-     * The due time of the next run on {@link System#nanoTime()}. Written by the scheduling thread,
-     * then only by the worker that ends a run (runs never overlap); read by anyone (volatile).
+     * The due time of the next run on {@link System#nanoTime()}. Written by the scheduling thread
+     * (plainly: see the constructor), then only by the worker that ends a run (runs never overlap);
+     * read by anyone (volatile).
      */
     private volatile long timeNanos;
     /**
@@ -131,16 +134,13 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     /** 1 + the index of the registry's stripe that holds it, 0 until added; written once, when added. */
     int stripe;
 
-    ScheduledTask(final Host core, final Callable<V> callable, final long timeNanos,
-            final long periodNanos) {
+    ScheduledTask(final Host core, final Callable<V> callable, final long timeNanos, final long periodNanos) {
         super(callable);
         this.core = core;
-        this.timeNanos = timeNanos;
+        // Plain, as the JDK's executor writes its task's time: a volatile store's fence cost ~4 ns a
+        // schedule (docs/BENCHMARKS.md); our threads get the task through a release (queue, lock).
+        TIME.set(this, timeNanos);
         this.periodNanos = periodNanos;
-    }
-
-    private int getVolatilePhase() {
-        return (int) PHASE.getVolatile(this);
     }
 
     private boolean casPhase(final int expected, final int value) {
@@ -230,7 +230,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         if (!casPhase(RUNNING, WAITING)) {
             // shutdownNow is interrupting this run: let its interrupt land, then clear it, so it
             // cannot leak into whatever the pool (which we do not own) gives this thread next.
-            while (getVolatilePhase() == INTERRUPTING) {
+            while ((int) PHASE.getVolatile(this) == INTERRUPTING) {
                 Thread.onSpinWait(); // the interrupter is between its CAS and a field write
             }
             Thread.interrupted();
@@ -308,7 +308,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         } finally {
             // Even if that threw (an Error, or a timer of the caller's own): the task will never run,
             // and if it stayed registered the executor could never terminate.
-            int now = getVolatilePhase();
+            int now = (int) PHASE.getVolatile(this);
             if (now != RUNNING && now != INTERRUPTING && now != INTERRUPTED) {
                 core.untrack(this); // a running body untracks itself when it ends
             }
