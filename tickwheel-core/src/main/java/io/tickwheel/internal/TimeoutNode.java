@@ -203,13 +203,18 @@ public final class TimeoutNode implements Timeout {
         }
         // The node stays in its bucket until the worker drops it; the core counts it, which is
         // what lets the worker decide when purging is worth a wake-up, and marks its queue slot.
-        if (owner != null) {
-            owner.onCancelled(this, word >>> STATE_BITS);
-        }
+        // An Error there (a deep caller's stack overflow) still lets the task hear of its cancel
+        // and be let go, then reaches the caller: nothing else would ever call them again.
         try {
-            notifyCancelled();
+            if (owner != null) {
+                owner.onCancelled(this, word >>> STATE_BITS);
+            }
         } finally {
-            releaseTask();
+            try {
+                notifyCancelled();
+            } finally {
+                releaseTask();
+            }
         }
         return true;
     }
