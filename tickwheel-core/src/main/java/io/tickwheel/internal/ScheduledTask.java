@@ -137,8 +137,8 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     ScheduledTask(final Host core, final Callable<V> callable, final long timeNanos, final long periodNanos) {
         super(callable);
         this.core = core;
-        // Plain, as the JDK's executor writes its task's time: a volatile store's fence cost ~4 ns a
-        // schedule (docs/BENCHMARKS.md); our threads get the task through a release (queue, lock).
+        // Plain: our threads get the task through a release (the registry's lock, the timer's
+        // queue), so a volatile store's fence buys nothing here (docs/BENCHMARKS.md, 2026-11-29).
         TIME.set(this, timeNanos);
         this.periodNanos = periodNanos;
     }

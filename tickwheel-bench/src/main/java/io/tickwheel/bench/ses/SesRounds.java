@@ -57,10 +57,27 @@ public final class SesRounds {
                 measured.add(m);
             }
         }
-        System.out.printf(Locale.ROOT, "%s, mean of rounds %d-%d: %.1f wall, %.1f process CPU, %.1f caller CPU ns/op%n",
-                subject, WARM_UP_ROUNDS + 1, rounds,
+        System.out.println(summaryLine(subject, WARM_UP_ROUNDS + 1, rounds,
                 measured.stream().mapToDouble(Measurement::wallNanosPerOp).average().orElseThrow(),
                 measured.stream().mapToDouble(Measurement::cpuNanosPerOp).average().orElseThrow(),
-                measured.stream().mapToDouble(Measurement::callerCpuNanosPerOp).average().orElseThrow());
+                measured.stream().mapToDouble(Measurement::callerCpuNanosPerOp).average().orElseThrow()));
+    }
+
+    /**
+     * The last line printed: the means of the measured rounds, which {@link SesPairs} reads back.
+     *
+     * @param subject the subject's name
+     * @param from the first measured round
+     * @param to the last
+     * @param wall mean wall ns per operation
+     * @param processCpu mean process CPU ns per operation
+     * @param callerCpu mean caller CPU ns per operation
+     * @return the line, without a line break
+     */
+    static String summaryLine(final String subject, final int from, final int to, final double wall,
+            final double processCpu, final double callerCpu) {
+        return String.format(Locale.ROOT,
+                "%s, mean of rounds %d-%d: %.1f wall, %.1f process CPU, %.1f caller CPU ns/op",
+                subject, from, to, wall, processCpu, callerCpu);
     }
 }
