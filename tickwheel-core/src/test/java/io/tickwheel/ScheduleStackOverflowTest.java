@@ -32,7 +32,7 @@ class ScheduleStackOverflowTest {
 
     static Stream<Arguments> cases() {
         return Stream.of("timerKeepsWorkingAndCountIsExact", "everyAcceptedTimeoutFires",
-                "pendingLimitPermitsEqualPendingTimeouts")
+                "pendingLimitPermitsEqualPendingTimeouts", "cancelAtEveryDepthWedgesNothing")
                 .flatMap(scenario -> IntStream.range(0, ScheduleStackOverflowChild.TIMERS.size())
                         .mapToObj(timer -> Arguments.of(scenario, timer)));
     }
