@@ -2,6 +2,7 @@ package io.tickwheel.bench;
 
 import io.tickwheel.bench.timers.TimerCatalog;
 import io.tickwheel.bench.timers.TimerSpec;
+import io.tickwheel.bench.workloads.HostSteal;
 import io.tickwheel.bench.workloads.Metrics;
 import io.tickwheel.bench.workloads.RunContext;
 import io.tickwheel.bench.workloads.Sizes;
@@ -45,10 +46,18 @@ public final class ChildMain {
         Path result = Path.of(args[4]);
         RunContext ctx = new RunContext(spec, sizes, workload.id() + " " + spec.id());
         String error = null;
+        HostSteal steal = HostSteal.machine();
+        HostSteal.Reading before = steal.read();
+        double stealPct = Double.NaN;
         try {
             ctx.progress("started");
             workload.run(ctx);
-            ctx.progress("done");
+            stealPct = HostSteal.percent(before, steal.read());
+            if (Double.isNaN(stealPct)) {
+                ctx.progress("done");
+            } else {
+                ctx.progress("done (the host took %.1f %% of the cores' time)", stealPct);
+            }
         } catch (InterruptedException | RuntimeException | LinkageError e) {
             StringWriter trace = new StringWriter();
             e.printStackTrace(new PrintWriter(trace));
@@ -56,6 +65,9 @@ public final class ChildMain {
             error = e.toString();
         }
         Metrics metrics = ctx.results();
+        if (!Double.isNaN(stealPct)) {
+            metrics.put(HostSteal.KEY, stealPct);
+        }
         if (error != null) {
             metrics.put("error", error);
         }

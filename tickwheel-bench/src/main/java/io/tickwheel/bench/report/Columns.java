@@ -1,5 +1,6 @@
 package io.tickwheel.bench.report;
 
+import io.tickwheel.bench.workloads.HostSteal;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,9 @@ import java.util.Map;
  */
 public final class Columns {
 
+    /** The header of the host's steal ({@link HostSteal}), in every table. */
+    private static final String STEAL = "steal %";
+
     private static final List<Column> SCENARIO = List.of(
             new Column("throughputPerSec", "ops/s", 0),
             new Column("cpuNsPerOp", "cpu ns/op", 0),
@@ -22,37 +26,45 @@ public final class Columns {
             new Column("latenessMaxMs", "max ms", 2),
             new Column("fired", "fired", 0),
             new Column("early", "early", 0),
-            new Column("heapRetainedMb", "heap MB", 1));
+            new Column("heapRetainedMb", "heap MB", 1),
+            new Column(HostSteal.KEY, STEAL, 1));
 
     private static final Map<String, List<Column>> COLUMNS = Map.of(
             "W1", List.of(new Column("wallNsPerOp", "wall ns/op", 1),
                     new Column("cpuNsPerOp", "cpu ns/op", 1),
                     new Column("bytesPerTimeout", "B/timeout", 1),
-                    new Column("interCoreRoundTripNsMax", "x-core rt ns", 0)),
+                    new Column("interCoreRoundTripNsMax", "x-core rt ns", 0),
+                    new Column(HostSteal.KEY, STEAL, 1)),
             "W2", List.of(new Column("wallNsPerOp", "wall ns/op", 1),
                     new Column("cpuNsPerOp", "cpu ns/op", 1),
                     new Column("heapRetainedMb", "heap after MB", 1),
-                    new Column("interCoreRoundTripNsMax", "x-core rt ns", 0)),
+                    new Column("interCoreRoundTripNsMax", "x-core rt ns", 0),
+                    new Column(HostSteal.KEY, STEAL, 1)),
             "W3", List.of(new Column("latenessP50Ms", "p50 ms", 2),
                     new Column("latenessP99Ms", "p99 ms", 2),
                     new Column("latenessP999Ms", "p99.9 ms", 2),
                     new Column("latenessMaxMs", "max ms", 2),
                     new Column("early", "early", 0),
-                    new Column("missing", "missing", 0)),
+                    new Column("missing", "missing", 0),
+                    new Column(HostSteal.KEY, STEAL, 1)),
             "W4", List.of(new Column("timerThreadCpuMsPerSec", "timer cpu ms/s", 3),
                     new Column("processCpuMsPerSec", "proc cpu ms/s", 2),
-                    new Column("processCpuMinusIdleMsPerSec", "proc-idle ms/s", 2)),
+                    new Column("processCpuMinusIdleMsPerSec", "proc-idle ms/s", 2),
+                    new Column(HostSteal.KEY, STEAL, 1)),
             "W5", List.of(new Column("timerThreadCpuMsPerSec", "timer cpu ms/s", 3),
                     new Column("processCpuMsPerSec", "proc cpu ms/s", 2),
-                    new Column("processCpuMinusIdleMsPerSec", "proc-idle ms/s", 2)),
+                    new Column("processCpuMinusIdleMsPerSec", "proc-idle ms/s", 2),
+                    new Column(HostSteal.KEY, STEAL, 1)),
             "W6", List.of(new Column("firesPerSec", "fires/s", 0),
                     new Column("cpuNsPerFire", "cpu ns/fire", 0),
                     new Column("lastFireMinusLastDeadlineMs", "last-deadline ms", 2),
-                    new Column("missing", "missing", 0)),
+                    new Column("missing", "missing", 0),
+                    new Column(HostSteal.KEY, STEAL, 1)),
             "W7", List.of(new Column("scheduleWallNsPerOpPerThread", "sched wall ns/op/thr", 1),
                     new Column("scheduleCpuNsPerOp", "sched cpu ns/op", 1),
                     new Column("churnWallNsPerOpPerThread", "churn wall ns/op/thr", 1),
-                    new Column("churnCpuNsPerOp", "churn cpu ns/op", 1)));
+                    new Column("churnCpuNsPerOp", "churn cpu ns/op", 1),
+                    new Column(HostSteal.KEY, STEAL, 1)));
 
     private static final Map<String, List<String>> RATIOS = Map.of(
             "W1", List.of("cpuNsPerOp", "wallNsPerOp"),

@@ -1,6 +1,7 @@
 package io.tickwheel.bench.report;
 
 import io.tickwheel.bench.timers.TimerCatalog;
+import io.tickwheel.bench.workloads.HostSteal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -76,6 +77,12 @@ public final class Summary {
     private static final String INTER_CORE = "interCoreRoundTripNs";
     /** Round trips within this factor of each other are one machine state (70 and 320 ns are two). */
     private static final double INTER_CORE_SAME_STATE = 2.0;
+    /**
+     * Above this share of the cores' time taken by the host during a run ({@link HostSteal}), its
+     * figures are the host's rather than the timer's: at about 1.5 % (this project's VM when quiet)
+     * W3's p99 is about 1 ms, at about 20 % it was 10-12 ms with the same jar.
+     */
+    static final double STEAL_LIMIT_PCT = 5.0;
     private static final Pattern LEADING_NUMBER = Pattern.compile("^\\d+(\\.\\d+)?");
 
     private Summary() {
@@ -136,7 +143,59 @@ public final class Summary {
                     : String.format(Locale.ROOT, "on par (within +/-%.0f %%)", tolerance * 100);
         }
         return new Row(w, measure, peer.get().timer(), peerValue, ours.timer(), ourValue, ratio,
-                ratioText, use + ": " + verdict + interCoreWarning(ours, peer.get()));
+                ratioText, use + ": " + verdict + comparabilityWarning(ours, peer.get()));
+    }
+
+    /**
+     * Every reason the two runs cannot be compared ({@link #interCoreWarning},
+     * {@link #stealWarning(RunResult, RunResult)}), or empty.
+     *
+     * @param ours tickwheel's run
+     * @param peer the peer's run
+     * @return the warnings, each starting with "; NOT COMPARABLE: "
+     */
+    public static String comparabilityWarning(final RunResult ours, final RunResult peer) {
+        return interCoreWarning(ours, peer) + stealWarning(ours, peer);
+    }
+
+    /**
+     * A warning when the host took more than {@link #STEAL_LIMIT_PCT} of the cores' time during
+     * either run; empty when neither did or neither recorded it.
+     *
+     * @param ours tickwheel's run
+     * @param peer the peer's run
+     * @return the warning, or empty
+     */
+    public static String stealWarning(final RunResult ours, final RunResult peer) {
+        double our = ours.num(HostSteal.KEY);
+        double their = peer.num(HostSteal.KEY);
+        if (!(our > STEAL_LIMIT_PCT) && !(their > STEAL_LIMIT_PCT)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; NOT COMPARABLE: the host took %s of the cores' time during "
+                + "tickwheel's run and %s during the peer's (above %.0f %%, a run's figures are the "
+                + "host's): rerun on a quiet host before quoting", percent(our), percent(their),
+                STEAL_LIMIT_PCT);
+    }
+
+    /**
+     * As {@link #stealWarning(RunResult, RunResult)}, for a bar on one run's own figure.
+     *
+     * @param run the run
+     * @return the warning, or empty
+     */
+    public static String stealWarning(final RunResult run) {
+        double steal = run.num(HostSteal.KEY);
+        if (!(steal > STEAL_LIMIT_PCT)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; NOT COMPARABLE: the host took %s of the cores' time during "
+                + "the run (above %.0f %%, its figures are the host's): rerun on a quiet host before "
+                + "quoting", percent(steal), STEAL_LIMIT_PCT);
+    }
+
+    private static String percent(final double value) {
+        return Double.isNaN(value) ? "an unknown share" : String.format(Locale.ROOT, "%.1f %%", value);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.tickwheel.bench.ses;
 
+import io.tickwheel.bench.workloads.HostSteal;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -34,6 +35,8 @@ public final class SesPairs {
     /** The summary line {@link SesRounds} prints last. */
     private static final Pattern MEAN = Pattern.compile(
             "mean of rounds \\d+-\\d+: ([0-9.]+) wall, ([0-9.]+) process CPU, ([0-9.]+) caller CPU ns/op");
+    /** As the simulator's limit: above it, a run's figures are the host's (see {@link HostSteal}). */
+    static final double STEAL_LIMIT_PCT = 5.0;
     private static final String DEFAULT_FLAGS = "-Xms3g -Xmx3g -XX:+UseParallelGC";
     /** A child's time limit: generous, since a round takes seconds; plus this much per round. */
     private static final long CHILD_TIMEOUT_MINUTES = 5;
@@ -71,7 +74,10 @@ public final class SesPairs {
         List<String> flags = flagText.isEmpty() ? List.of() : List.of(flagText.split("\\s+"));
         double[] wheel = new double[pairs];
         double[] jdk = new double[pairs];
+        double[] steal = new double[pairs];
+        HostSteal host = HostSteal.machine();
         for (int i = 0; i < pairs; i++) {
+            HostSteal.Reading before = host.read();
             boolean wheelFirst = i % 2 == 0;
             System.err.printf(Locale.ROOT, "pair %d of %d: %s, then %s (%d rounds each)%n", i + 1, pairs,
                     wheelFirst ? "wheel" : peer, wheelFirst ? peer : "wheel", rounds);
@@ -84,13 +90,15 @@ public final class SesPairs {
                 j = runChild(flags, peer, rounds);
                 w = runChild(flags, "wheel", rounds);
             }
+            steal[i] = HostSteal.percent(before, host.read());
             wheel[i] = w.processCpu();
             jdk[i] = j.processCpu();
             System.out.printf(Locale.ROOT,
-                    "pair %d: wheel %.1f (caller %.1f), %s %.1f (caller %.1f) process CPU ns/op: %.2f x%n",
-                    i + 1, w.processCpu(), w.callerCpu(), peer, j.processCpu(), j.callerCpu(), wheel[i] / jdk[i]);
+                    "pair %d: wheel %.1f (caller %.1f), %s %.1f (caller %.1f) process CPU ns/op: %.2f x%s%n",
+                    i + 1, w.processCpu(), w.callerCpu(), peer, j.processCpu(), j.callerCpu(), wheel[i] / jdk[i],
+                    Double.isNaN(steal[i]) ? "" : String.format(Locale.ROOT, " (host steal %.1f %%)", steal[i]));
         }
-        System.out.println(summary(wheel, jdk, peer));
+        System.out.println(summary(wheel, jdk, peer, steal));
     }
 
     /**
@@ -104,7 +112,22 @@ public final class SesPairs {
      * @return the lines
      */
     static String summary(final double[] wheel, final double[] jdk, final String peer) {
-        if (wheel.length != jdk.length || wheel.length == 0) {
+        double[] unknown = new double[wheel.length];
+        Arrays.fill(unknown, Double.NaN);
+        return summary(wheel, jdk, peer, unknown);
+    }
+
+    /**
+     * As {@link #summary(double[], double[], String)}, with the share of the cores' time the host
+     * took during each pair ({@link HostSteal}; NaN where unknown). A pair during which the host
+     * took more than {@link #STEAL_LIMIT_PCT} measured the host more than the executors (a
+     * fifth of the cores' time stolen moved W3's p99 tenfold), so then the run gives no verdict.
+     *
+     * @param steal per pair, in percent
+     * @return the lines
+     */
+    static String summary(final double[] wheel, final double[] jdk, final String peer, final double[] steal) {
+        if (wheel.length != jdk.length || wheel.length == 0 || steal.length != wheel.length) {
             throw new IllegalArgumentException("need one figure of each per pair: " + wheel.length + " and "
                     + jdk.length);
         }
@@ -125,7 +148,17 @@ public final class SesPairs {
         }
         out.append(String.format(Locale.ROOT, "between runs, the %s's own figure moved %s and the wheel's %s "
                 + "(what pairing cancels)%n", peer, spread(jdk, "%.1f"), spread(wheel, "%.1f")));
-        if (peer.equals("stpe")) {
+        long stolen = Arrays.stream(steal).filter(p -> p > STEAL_LIMIT_PCT).count();
+        double[] known = Arrays.stream(steal).filter(p -> !Double.isNaN(p)).toArray();
+        if (known.length > 0) {
+            out.append(String.format(Locale.ROOT, "the host took %.1f-%.1f %% of the cores' time during the pairs%n",
+                    Arrays.stream(known).min().orElseThrow(), Arrays.stream(known).max().orElseThrow()));
+        }
+        if (stolen > 0) {
+            out.append(String.format(Locale.ROOT, "NOT COMPARABLE: the host took more than %.0f %% of the cores' time "
+                    + "in %d of %d pairs, so they measured the host more than the executors; rerun on a quiet host",
+                    STEAL_LIMIT_PCT, stolen, steal.length));
+        } else if (peer.equals("stpe")) {
             out.append(String.format(Locale.ROOT,
                     "issue 15's bar, no worse than the JDK's executor (median <= 1.000 x): %s",
                     median <= 1.0 ? "met" : "MISSED"));

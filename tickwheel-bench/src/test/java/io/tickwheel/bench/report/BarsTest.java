@@ -69,4 +69,65 @@ class BarsTest {
         assertThat(w2(met).status()).isEqualTo("met");
         assertThat(w2(met).comparable()).isTrue();
     }
+
+    private static Report w3(final RunResult... results) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("mode", "quick");
+        List<Report.Entry> workloads = List.of(new Report.Entry("W3", "accuracy", "W3", false));
+        List<Report.Entry> timers = List.of(new Report.Entry("tickwheel-hier-1ms", "", "", false),
+                new Report.Entry("netty41-1ms", "", "", false));
+        return new Report(meta, workloads, timers, List.of(results));
+    }
+
+    private static Bars.Bar w3Bar(final Report r, final String text) {
+        return Bars.evaluate(r).stream().filter(b -> b.workload().equals("W3") && b.text().equals(text))
+                .findFirst().orElseThrow();
+    }
+
+    @Test
+    void w3_lateness_onAHostThatTookAFifthOfTheCores_isNotComparable_butEarlyFiresStillCount() {
+        // The figures of a real run on 2026-11-29 with about 20 % steal: p99 10.25 ms.
+        Report r = w3(
+                result("W3", "tickwheel-hier-1ms", "latenessP99Ms", "10.25", "latenessP999Ms", "23.05",
+                        "early", "3", "missing", "0", "hostStealPct", "19.6"),
+                result("W3", "netty41-1ms", "latenessP99Ms", "9.80", "early", "0", "missing", "0",
+                        "hostStealPct", "1.2"));
+
+        Bars.Bar p99 = w3Bar(r, "p99 <= 2 ms");
+        assertThat(p99.status()).isEqualTo("NOT COMPARABLE");
+        assertThat(p99.met()).isFalse();
+        assertThat(p99.detail()).contains("10.25", "19.6 %", "rerun on a quiet host");
+        assertThat(w3Bar(r, "p99.9 <= 4 ms").status()).isEqualTo("NOT COMPARABLE");
+        assertThat(w3Bar(r, "never early").status()).as("no host excuses an early fire").isEqualTo("MISSED");
+        Bars.Bar ratio = Bars.evaluate(r).stream().filter(b -> b.workload().equals("W3") && b.text()
+                .startsWith("HashedWheelTimer")).findFirst().orElseThrow();
+        assertThat(ratio.known()).as("hashed did not run").isFalse();
+    }
+
+    @Test
+    void w3_lateness_onAQuietHost_isJudgedByItsLimit() {
+        Report quiet = w3(
+                result("W3", "tickwheel-hier-1ms", "latenessP99Ms", "1.14", "latenessP999Ms", "4.20",
+                        "early", "0", "missing", "0", "hostStealPct", "1.5"),
+                result("W3", "netty41-1ms", "latenessP99Ms", "1.99", "early", "0", "missing", "0",
+                        "hostStealPct", "4.9"));
+        Report unknown = w3(
+                result("W3", "tickwheel-hier-1ms", "latenessP99Ms", "2.5", "early", "0", "missing", "0"));
+
+        assertThat(w3Bar(quiet, "p99 <= 2 ms").status()).isEqualTo("met");
+        assertThat(w3Bar(quiet, "p99.9 <= 4 ms").status()).as("4.20 ms on a quiet host").isEqualTo("MISSED");
+        assertThat(w3Bar(unknown, "p99 <= 2 ms").status()).as("no steal recorded (not Linux)")
+                .isEqualTo("MISSED");
+    }
+
+    @Test
+    void aRatio_whoseEitherRunMetAHostThatTookTheCores_isNotComparable() {
+        Report r = report(
+                result("W2", "tickwheel-hier-1ms", "cpuNsPerOp", "56.8", "hostStealPct", "0.8"),
+                result("W2", "netty41-1ms", "cpuNsPerOp", "150.7", "hostStealPct", "12.0"));
+
+        Bars.Bar bar = w2(r);
+        assertThat(bar.status()).isEqualTo("NOT COMPARABLE");
+        assertThat(bar.detail()).contains("0.38 x", "0.8 %", "12.0 %");
+    }
 }

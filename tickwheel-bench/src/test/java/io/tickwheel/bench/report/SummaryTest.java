@@ -175,4 +175,19 @@ class SummaryTest {
         assertThat(Summary.of(steady).get(0).meaning()).doesNotContain("NOT COMPARABLE");
         assertThat(Summary.of(unrecorded).get(0).meaning()).doesNotContain("NOT COMPARABLE");
     }
+
+    @Test
+    void of_w3_warnsWhenTheHostTookTheCoresDuringEitherRun() {
+        Report stolen = report("quick", List.of("W3"),
+                result("W3", "tickwheel-hier-1ms", "latenessP99Ms", "10.25", "hostStealPct", "19.6"),
+                result("W3", "netty41-1ms", "latenessP99Ms", "1.99", "hostStealPct", "1.4"));
+        Report quiet = report("quick", List.of("W3"),
+                result("W3", "tickwheel-hier-1ms", "latenessP99Ms", "1.14", "hostStealPct", "1.6"),
+                result("W3", "netty41-1ms", "latenessP99Ms", "1.99", "hostStealPct", "5.0"));
+
+        assertThat(Summary.of(stolen).get(0).meaning()).contains("NOT COMPARABLE", "19.6 %", "1.4 %",
+                "rerun on a quiet host");
+        assertThat(Summary.of(quiet).get(0).meaning()).as("5.0 % is at the limit, not above it")
+                .doesNotContain("NOT COMPARABLE");
+    }
 }

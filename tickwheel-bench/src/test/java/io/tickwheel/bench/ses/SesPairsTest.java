@@ -66,4 +66,19 @@ class SesPairsTest {
         assertThatThrownBy(() -> SesPairs.summary(new double[] {1, 2}, new double[] {1}, "stpe"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void summary_withPairsOnAHostThatTookTheCores_givesNoVerdict() {
+        double[] wheel = {95, 102, 97};
+        double[] jdk = {100, 100, 100};
+        String noisy = SesPairs.summary(wheel, jdk, "stpe", new double[] {1.2, 19.6, 0.8});
+        String quiet = SesPairs.summary(wheel, jdk, "stpe", new double[] {1.2, 5.0, 0.8});
+        String unknown = SesPairs.summary(wheel, jdk, "stpe", new double[] {Double.NaN, Double.NaN, Double.NaN});
+
+        assertThat(noisy).contains("0.8-19.6 %", "NOT COMPARABLE", "in 1 of 3 pairs").doesNotContain(": met");
+        assertThat(quiet).contains("0.8-5.0 %", "median <= 1.000 x): met").doesNotContain("NOT COMPARABLE");
+        assertThat(unknown).contains(": met").doesNotContain("the host took");
+        assertThatThrownBy(() -> SesPairs.summary(wheel, jdk, "stpe", new double[] {1.0}))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }
