@@ -12,7 +12,10 @@ import java.util.Objects;
 
 /**
  * Micrometer meters for one tickwheel timer, read from its {@code stats()} snapshots whenever
- * the registry polls them, so the timer pays nothing extra between scrapes.
+ * the registry polls them, so the timer pays nothing extra between scrapes. The meters of one
+ * {@code TimerMetrics} share one snapshot: the first meter read takes it and the others reuse it
+ * while it is younger than 100 ms, so a scrape copies the timer's statistics once, not once per
+ * meter, and its meters agree with each other (a value may therefore be up to 100 ms old).
  *
  * <pre>{@code
  * HierarchicalWheelTimer timer = HierarchicalWheelTimer.builder().build();
@@ -70,7 +73,8 @@ import java.util.Objects;
  * </table>
  * Meters hold the timer weakly (Micrometer's default), so binding never keeps a timer alive.
  *
- * <p>Threading: thread-safe (immutable; every read takes a fresh snapshot).
+ * <p>Threading: thread-safe; the shared snapshot is published safely (see {@code SnapshotMemo}), so
+ * several registries and threads may read the meters at once.
  */
 public final class TimerMetrics implements MeterBinder {
 

@@ -89,6 +89,8 @@ class TimerMetricsTest {
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> ran.get() == FIRED
                 && registry.get("tickwheel.task.duration").functionTimer().count() == FIRED);
+        // The meters share one snapshot per 100 ms: read one taken after the workload, not the await's.
+        SharedSnapshotTest.outlastTheSharedSnapshot();
 
         assertThat(gauge(registry, "tickwheel.timeouts.pending")).isEqualTo(LEFT_FOR_STOP);
         assertThat(state(registry, "scheduled")).isEqualTo(CANCELLED + LEFT_FOR_STOP + FIRED);
@@ -115,6 +117,7 @@ class TimerMetricsTest {
 
         Set<Timeout> returned = timer.stop();
         assertThat(returned).hasSize(LEFT_FOR_STOP);
+        SharedSnapshotTest.outlastTheSharedSnapshot();
         assertThat(state(registry, "cancelled")).as("stop()'s set counts as cancelled")
                 .isEqualTo(CANCELLED + LEFT_FOR_STOP);
         assertThat(gauge(registry, "tickwheel.timeouts.pending")).isZero();
@@ -148,6 +151,7 @@ class TimerMetricsTest {
         timer.newTimeout(t -> woke.countDown(), 1, TimeUnit.MILLISECONDS);
         assertThat(woke.await(30, TimeUnit.SECONDS)).isTrue();
         long before = stats(timer).wakeups(); // the worker may wake again while the meter is read
+        SharedSnapshotTest.outlastTheSharedSnapshot(); // so that the meter's snapshot is taken after before's
         double wakeups = counter(registry, "tickwheel.worker.wakeups");
         assertThat(wakeups).isPositive().isBetween((double) before, (double) stats(timer).wakeups());
     }
