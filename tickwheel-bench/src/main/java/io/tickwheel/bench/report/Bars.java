@@ -4,6 +4,7 @@ import io.tickwheel.bench.timers.TimerCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The bars of BENCH.md, checked against one run's results: for tickwheel's
@@ -105,9 +106,20 @@ public final class Bars {
         double by = r.result(w, base).map(x -> x.num(key)).orElse(Double.NaN);
         String detail = String.format(Locale.ROOT, "%s %s vs %s %s = %s x", timer, Fmt.num(value, 3),
                 base, Fmt.num(by, 3), Fmt.ratio(ratio));
-        String crossed = r.result(w, timer).flatMap(ours -> r.result(w, base)
-                .map(theirs -> Summary.comparabilityWarning(ours, theirs))).orElse("");
+        Optional<RunResult> ours = r.result(w, timer);
+        Optional<RunResult> theirs = r.result(w, base);
+        String crossed = ours.flatMap(o -> theirs.map(t -> Summary.comparabilityWarning(o, t))).orElse("");
         if (!crossed.isEmpty()) {
+            // Across two machine states (not a host that took the cores): the rounds both runs
+            // measured in one state still compare the timers.
+            boolean stolen = !ours.flatMap(o -> theirs.map(t -> Summary.stealWarning(o, t))).orElse("").isEmpty();
+            Optional<StateMatch.Matched> matched = stolen ? Optional.empty()
+                    : ours.flatMap(o -> theirs.flatMap(t -> StateMatch.of(o, t, key)));
+            if (matched.isPresent()) {
+                StateMatch.Matched m = matched.get();
+                return new Bar(w, text, true, m.ratio() <= max, true, detail + " over all rounds, across two "
+                        + "machine states; " + m.describe("%.3f"));
+            }
             return new Bar(w, text, true, false, false, detail + crossed);
         }
         return new Bar(w, text, true, ratio <= max, true, detail);

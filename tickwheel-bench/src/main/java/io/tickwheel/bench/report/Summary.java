@@ -124,6 +124,19 @@ public final class Summary {
                     use + "; no peer ran");
         }
         double peerValue = peer.get().num(key);
+        String warning = comparabilityWarning(ours, peer.get());
+        Optional<StateMatch.Matched> matched = !warning.isEmpty() && stealWarning(ours, peer.get()).isEmpty()
+                ? StateMatch.of(ours, peer.get(), key) : Optional.empty();
+        if (matched.isPresent()) {
+            // Across two machine states, but with rounds of both runs in one: those compare the timers.
+            StateMatch.Matched m = matched.get();
+            ourValue = m.ours();
+            peerValue = m.theirs();
+            warning = String.format(Locale.ROOT, "; the host moved the cores during the runs, so the figures are "
+                    + "the medians of the rounds both measured with the inter-core round trip at %s (tickwheel "
+                    + "%d of %d, the peer %d of %d)", m.state(), m.ourRounds(), m.ourTotal(), m.theirRounds(),
+                    m.theirTotal());
+        }
         double ratio = ourValue / peerValue;
         String ratioText;
         String verdict;
@@ -137,13 +150,14 @@ public final class Summary {
             ratioText = "peer 0";
             verdict = "tickwheel spends more (the peer spends nothing)";
         } else {
-            ratioText = Fmt.ratio(ratio) + spread(ours, peer.get(), key);
+            ratioText = Fmt.ratio(ratio) + matched.map(m -> " (rounds " + Fmt.ratio(m.ourLow() / m.theirHigh())
+                    + "-" + Fmt.ratio(m.ourHigh() / m.theirLow()) + ")").orElse(spread(ours, peer.get(), key));
             verdict = ratio < 1 - tolerance ? "tickwheel lower (better)"
                     : ratio > 1 + tolerance ? "tickwheel higher (worse)"
                     : String.format(Locale.ROOT, "on par (within +/-%.0f %%)", tolerance * 100);
         }
         return new Row(w, measure, peer.get().timer(), peerValue, ours.timer(), ourValue, ratio,
-                ratioText, use + ": " + verdict + comparabilityWarning(ours, peer.get()));
+                ratioText, use + ": " + verdict + warning);
     }
 
     /**

@@ -4,7 +4,9 @@ import io.tickwheel.bench.timers.BenchTimer;
 import io.tickwheel.bench.timers.TimerCatalog;
 import io.tickwheel.bench.timers.TimerSpec;
 import java.lang.ref.Reference;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -185,12 +187,29 @@ public final class ScheduleWorkload implements Workload {
         }
     }
 
-    /** Puts the smallest and largest round next to the median, so the spread is on record. */
+    /**
+     * Puts the smallest and largest round next to the median, so the spread is on record, and every
+     * round in order ({@code key + "Rounds"}), which the summary pairs with each round's inter-core
+     * round trip to compare two timers over the rounds they measured in one machine state.
+     */
     static void putSpread(final Metrics m, final String key, final double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         m.put(key + "Min", sorted[0]);
         m.put(key + "Max", sorted[sorted.length - 1]);
+        m.put(key + "Rounds", rounds(values));
+    }
+
+    /** Values as a comma-separated list, in order. */
+    static String rounds(final double[] values) {
+        StringBuilder text = new StringBuilder();
+        for (double v : values) {
+            if (text.length() > 0) {
+                text.append(',');
+            }
+            text.append(String.format(Locale.ROOT, "%.3f", v));
+        }
+        return text.toString();
     }
 
     /** What the measured rounds saw inside their loops, besides time. */
@@ -203,6 +222,8 @@ public final class ScheduleWorkload implements Workload {
         private long pending;
         private double interCoreMin = Double.MAX_VALUE;
         private double interCoreMax;
+        /** Each measured round's round trip, in order (-1 where it failed): the summary matches rounds by it. */
+        private final List<Double> interCoreRounds = new ArrayList<>();
 
         /**
          * Adds one round's collections, page faults and JIT compiler CPU inside its loop (the
@@ -223,6 +244,7 @@ public final class ScheduleWorkload implements Workload {
          * buckets), and the measurement's helper thread would share its core.
          */
         void interCore(final double before) {
+            interCoreRounds.add(before > 0 ? before : -1);
             if (before > 0) {
                 interCoreMin = Math.min(interCoreMin, before);
                 interCoreMax = Math.max(interCoreMax, before);
@@ -236,6 +258,7 @@ public final class ScheduleWorkload implements Workload {
             rounds = 0;
             interCoreMin = Double.MAX_VALUE;
             interCoreMax = 0;
+            interCoreRounds.clear();
         }
 
         void put(final Metrics m) {
@@ -245,6 +268,8 @@ public final class ScheduleWorkload implements Workload {
             if (interCoreMax > 0) {
                 m.put("interCoreRoundTripNsMin", interCoreMin);
                 m.put("interCoreRoundTripNsMax", interCoreMax);
+                m.put("interCoreRoundTripNsRounds", rounds(interCoreRounds.stream().mapToDouble(Double::doubleValue)
+                        .toArray()));
             }
         }
     }
