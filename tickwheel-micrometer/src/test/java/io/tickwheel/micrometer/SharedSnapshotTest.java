@@ -131,7 +131,28 @@ class SharedSnapshotTest {
         ExecutorService readers = Executors.newFixedThreadPool(8);
         try {
             MeterRegistry registry = new SimpleMeterRegistry();
-            new WheelMeters(timer, Tags.of("name", "racing"), countingMemo()).bindTo(registry);
+            // A snapshot that has just gone stale, then the next one held back until all 8 readers have
+            // looked at the clock, that is, until each has found the snapshot stale and gone for a new
+            // one: without the memo's lock they would all take their own. Bounded, so a broken memo
+            // fails the count instead of hanging.
+            AtomicInteger clockReads = new AtomicInteger(1_000); // no hold-back until set to 0 below
+            AtomicInteger count = taken;
+            SnapshotMemo<Timer, TimerStats> gated = new SnapshotMemo<>(t -> {
+                count.incrementAndGet();
+                long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (clockReads.get() < 8 && System.nanoTime() < giveUp) {
+                    Thread.onSpinWait();
+                }
+                return WheelMeters.stats(t);
+            }, () -> {
+                clockReads.incrementAndGet();
+                return now.get();
+            }, SnapshotMemo.MAX_AGE);
+            new WheelMeters(timer, Tags.of("name", "racing"), gated).bindTo(registry);
+            readAll(registry, 1);
+            assertThat(taken).hasValue(1);
+            now.addAndGet(MAX_AGE);
+            clockReads.set(0);
             CountDownLatch start = new CountDownLatch(1);
             List<Future<Integer>> reads = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -144,7 +165,7 @@ class SharedSnapshotTest {
             for (Future<Integer> read : reads) {
                 assertThat(read.get(60, TimeUnit.SECONDS)).isEqualTo(200 * registry.getMeters().size());
             }
-            assertThat(taken).as("readers racing past the first read wait for one snapshot").hasValue(1);
+            assertThat(taken).as("readers racing past a stale snapshot wait for one new one").hasValue(2);
         } finally {
             readers.shutdownNow();
             timer.stop();

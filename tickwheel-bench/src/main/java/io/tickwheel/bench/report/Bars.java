@@ -113,12 +113,19 @@ public final class Bars {
             // Across two machine states (not a host that took the cores): the rounds both runs
             // measured in one state still compare the timers.
             boolean stolen = !ours.flatMap(o -> theirs.map(t -> Summary.stealWarning(o, t))).orElse("").isEmpty();
-            Optional<StateMatch.Matched> matched = stolen ? Optional.empty()
-                    : ours.flatMap(o -> theirs.flatMap(t -> StateMatch.of(o, t, key)));
-            if (matched.isPresent()) {
-                StateMatch.Matched m = matched.get();
-                return new Bar(w, text, true, m.ratio() <= max, true, detail + " over all rounds, across two "
-                        + "machine states; " + m.describe("%.3f"));
+            List<StateMatch.Matched> matched = stolen ? List.of()
+                    : ours.flatMap(o -> theirs.map(t -> StateMatch.of(o, t, key))).orElse(List.of());
+            if (!matched.isEmpty()) {
+                boolean allMet = matched.stream().allMatch(m -> m.ratio() <= max);
+                boolean noneMet = matched.stream().noneMatch(m -> m.ratio() <= max);
+                int states = StateMatch.stateCount(ours.orElseThrow(), theirs.orElseThrow());
+                StringBuilder text2 = new StringBuilder(detail).append(" over all rounds, which met ").append(states)
+                        .append(" machine states; ");
+                text2.append(String.join("; ", matched.stream().map(m -> m.describe("%.3f")).toList()));
+                if (!allMet && !noneMet) {
+                    return new Bar(w, text, true, false, false, text2 + "; NOT COMPARABLE: the states disagree");
+                }
+                return new Bar(w, text, true, allMet, true, text2.toString());
             }
             return new Bar(w, text, true, false, false, detail + crossed);
         }
@@ -127,14 +134,15 @@ public final class Bars {
 
     /**
      * A limit on how late something happened, which a host that takes the cores away moves by
-     * itself: not comparable when the host took much of the cores' time during the run. Correctness
-     * limits (never early, nothing missing) stay plain limits: no host excuses those.
+     * itself: a miss is not comparable when the host took much of the cores' time during the run.
+     * A limit met under steal stays met (steal only makes fires later). Correctness limits (never
+     * early, nothing missing) stay plain limits: no host excuses those.
      */
     private static Bar timing(final Report r, final String w, final String key, final String timer,
             final double max, final String text) {
         Bar bar = limit(r, w, key, timer, max, text);
         String stolen = r.result(w, timer).map(Summary::stealWarning).orElse("");
-        if (!bar.known() || stolen.isEmpty()) {
+        if (!bar.known() || bar.met() || stolen.isEmpty()) {
             return bar;
         }
         return new Bar(w, text, true, false, false, bar.detail() + stolen);

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * Compares two runs over the rounds they measured in one machine state, when their rounds as a
@@ -14,15 +13,19 @@ import java.util.Optional;
  * from both states compares the machine, which is why the summary marks such a ratio NOT
  * COMPARABLE; the rounds each run measured in the same state compare the timers. The states are
  * found by cutting the sorted round trips of both runs wherever one is more than twice the smallest
- * of its group; the state in which both runs have at least {@link #MIN_ROUNDS} rounds is used (the
- * one with the most rounds if several qualify).
+ * of its group; a state in which both runs have at least {@link #MIN_ROUNDS} rounds gives a ratio.
+ * Rounds are chosen by their round trip alone, never by their figures; when several states give a
+ * ratio (runs of more than five rounds), a bar holds only if it holds in each.
  *
  * <p>Threading: stateless.
  */
 final class StateMatch {
 
-    /** The fewest rounds of each run a matched ratio is taken over: one round is no median. */
-    static final int MIN_ROUNDS = 2;
+    /**
+     * The fewest rounds of each run a matched ratio is taken over: a median of three, as a run's own
+     * is of five (single rounds of one timer differ by up to 2 x on this VM, see {@code Sizes}).
+     */
+    static final int MIN_ROUNDS = 3;
     /** Round trips within this factor of each other are one machine state (as the summary's check). */
     private static final double SAME_STATE = 2.0;
     private static final String INTER_CORE_ROUNDS = "interCoreRoundTripNsRounds";
@@ -66,23 +69,56 @@ final class StateMatch {
      * @param ours tickwheel's run
      * @param peer the peer's run
      * @param key the per-round figure, e.g. {@code cpuNsPerOp} (its rounds under {@code key + "Rounds"})
-     * @return the matched ratio, or empty when a run did not record its rounds or no state has
-     *     enough rounds of both
+     * @return one ratio per state in which both runs have at least {@link #MIN_ROUNDS} rounds, in
+     *     order of round trip (with five rounds a run, at most one); empty when a run did not record
+     *     its rounds or no state has enough rounds of both
      */
-    static Optional<Matched> of(final RunResult ours, final RunResult peer, final String key) {
+    static List<Matched> of(final RunResult ours, final RunResult peer, final String key) {
         double[] ourTrips = list(ours, INTER_CORE_ROUNDS);
         double[] ourValues = list(ours, key + "Rounds");
         double[] theirTrips = list(peer, INTER_CORE_ROUNDS);
         double[] theirValues = list(peer, key + "Rounds");
         if (ourTrips == null || ourValues == null || theirTrips == null || theirValues == null
                 || ourTrips.length != ourValues.length || theirTrips.length != theirValues.length) {
-            return Optional.empty();
+            return List.of();
         }
-        // The states: every round trip of both runs, sorted, cut wherever one is more than twice
-        // the smallest of its group (about 28 ns with both threads on one core's siblings, 65 near,
-        // 330 far on this project's VM).
+        List<Matched> matched = new ArrayList<>();
+        for (double[] state : states(ourTrips, theirTrips)) {
+            double low = state[0];
+            double high = state[1];
+            double[] mine = pick(ourTrips, ourValues, low, high);
+            double[] theirs = pick(theirTrips, theirValues, low, high);
+            if (mine.length >= MIN_ROUNDS && theirs.length >= MIN_ROUNDS) {
+                matched.add(new Matched(String.format(Locale.ROOT, "%.0f-%.0f ns", low, high), median(mine),
+                        median(theirs), mine.length, ourTrips.length, theirs.length, theirTrips.length, min(mine),
+                        max(mine), min(theirs), max(theirs)));
+            }
+        }
+        return matched;
+    }
+
+    /**
+     * How many machine states the two runs' rounds met.
+     *
+     * @param ours tickwheel's run
+     * @param peer the peer's run
+     * @return the count, 0 when a run did not record its rounds' round trips
+     */
+    static int stateCount(final RunResult ours, final RunResult peer) {
+        double[] ourTrips = list(ours, INTER_CORE_ROUNDS);
+        double[] theirTrips = list(peer, INTER_CORE_ROUNDS);
+        return ourTrips == null || theirTrips == null ? 0 : states(ourTrips, theirTrips).size();
+    }
+
+    /**
+     * The states: every round trip of both runs, sorted, cut wherever one is more than twice the
+     * smallest of its group (about 28 ns with both threads on one core's siblings, 65 near, 330 far
+     * on this project's VM), as the summary's check judges two round trips one state. A failed
+     * measurement (-1) is in no state.
+     */
+    private static List<double[]> states(final double[] ourTrips, final double[] theirTrips) {
         double[] all = Arrays.stream(concat(ourTrips, theirTrips)).filter(t -> t > 0).sorted().toArray();
-        Optional<Matched> best = Optional.empty();
+        List<double[]> states = new ArrayList<>();
         int i = 0;
         while (i < all.length) {
             double low = all[i];
@@ -90,19 +126,10 @@ final class StateMatch {
             while (j < all.length && all[j] <= SAME_STATE * low) {
                 j++;
             }
-            double high = all[j - 1];
-            double[] mine = pick(ourTrips, ourValues, low, high);
-            double[] theirs = pick(theirTrips, theirValues, low, high);
-            boolean more = best.isEmpty()
-                    || mine.length + theirs.length > best.get().ourRounds() + best.get().theirRounds();
-            if (mine.length >= MIN_ROUNDS && theirs.length >= MIN_ROUNDS && more) {
-                String state = String.format(Locale.ROOT, "%.0f-%.0f ns", low, high);
-                best = Optional.of(new Matched(state, median(mine), median(theirs), mine.length, ourTrips.length,
-                        theirs.length, theirTrips.length, min(mine), max(mine), min(theirs), max(theirs)));
-            }
+            states.add(new double[] {low, all[j - 1]});
             i = j;
         }
-        return best;
+        return states;
     }
 
     /** The values of the rounds whose round trip lies in [low, high]. */
@@ -152,11 +179,10 @@ final class StateMatch {
         return Arrays.stream(values).max().orElse(0);
     }
 
-    /** The median; the mean of the middle two for an even count. */
+    /** The median, or the upper middle of an even count, as the workloads take a run's own. */
     static double median(final double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+        return sorted[sorted.length / 2];
     }
 }

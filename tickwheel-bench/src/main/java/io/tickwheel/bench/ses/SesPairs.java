@@ -128,8 +128,8 @@ public final class SesPairs {
      */
     static String summary(final double[] wheel, final double[] jdk, final String peer, final double[] steal) {
         if (wheel.length != jdk.length || wheel.length == 0 || steal.length != wheel.length) {
-            throw new IllegalArgumentException("need one figure of each per pair: " + wheel.length + " and "
-                    + jdk.length);
+            throw new IllegalArgumentException("need one figure of each per pair: " + wheel.length + ", "
+                    + jdk.length + " and " + steal.length + " (steal)");
         }
         double[] ratios = new double[wheel.length];
         for (int i = 0; i < ratios.length; i++) {

@@ -57,6 +57,7 @@ public final class AccuracyWorkload implements Workload {
         for (int i = 0; i < n; i++) {
             deadlines[i] = pacer.plannedNanos(i) + delays[i];
         }
+        HostSteal.Reading steal0 = HostSteal.machine().read();
         long cpu0 = Probes.processCpuNanos();
         for (int i = 0; i < n; i++) {
             long now = pacer.awaitSlot(i);
@@ -68,7 +69,11 @@ public final class AccuracyWorkload implements Workload {
         long grace = Math.max(Tasks.SECOND, 5 * ctx.spec().tickNanos());
         boolean all = log.awaitAll(lastDeadline + grace);
         long cpu1 = Probes.processCpuNanos();
+        double stealPct = HostSteal.percent(steal0, HostSteal.machine().read());
         Metrics m = ctx.newMetrics();
+        if (!Double.isNaN(stealPct)) {
+            m.put(HostSteal.KEY, stealPct); // over the window the lateness was measured in
+        }
         log.summarize(m, deadlines);
         m.put("allFired", all ? "yes" : "no");
         m.put("submitMaxLagMs", pacer.maxLagNanos() / 1e6);

@@ -68,6 +68,7 @@ public final class BurstWorkload implements Workload {
         long fired = 0;
         boolean allFired = true;
         boolean allBeforeWindow = true;
+        HostSteal.Reading steal0 = HostSteal.machine().read();
         for (int i = 0; i < rounds; i++) {
             Burst b = burst(ctx, offsets, lead);
             lead = nextLead(b);
@@ -81,7 +82,11 @@ public final class BurstWorkload implements Workload {
             ctx.progress("round %d of %d: %.1f CPU ns/fire, last fire %+.2f ms", i + 1, rounds, cpu[i],
                     last[i]);
         }
+        double stealPct = HostSteal.percent(steal0, HostSteal.machine().read());
         Metrics m = ctx.newMetrics();
+        if (!Double.isNaN(stealPct)) {
+            m.put(HostSteal.KEY, stealPct); // over the measured rounds, where the last fire is measured
+        }
         m.put("count", n);
         m.put("warmupRounds", ctx.sizes().warmupRounds());
         m.put("rounds", rounds);

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
  * while one is, nothing on it runs. A timer's lateness (W3) shows that directly: with a fifth of the
  * cores' time stolen, a 1 ms tick's p99 moved from about 1 ms to 10-12 ms on this project's VM
  * (2026-11-29), with the same jar. Such a run says nothing about the timer, and the report has to
- * say so rather than print a MISSED bar. The window is the whole child run, warm-up included,
- * because steal comes in bursts that a run's tail catches wherever they fall.
+ * say so rather than print a MISSED bar. W3 and W6 read it over their measured window, where their
+ * lateness is measured; every other workload over its whole child run.
  *
  * <p>Threading: thread-safe (stateless; each reading parses the file afresh).
  */
@@ -24,9 +24,6 @@ public final class HostSteal {
 
     /** The metric: the share of the cores' time the host took during a child run, in percent. */
     public static final String KEY = "hostStealPct";
-
-    /** {@code /proc/stat} counts in USER_HZ ticks, 100 per second on every Linux ABI Java runs on. */
-    private static final double MS_PER_TICK = 10.0;
 
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
@@ -58,13 +55,14 @@ public final class HostSteal {
     }
 
     /**
-     * One reading: the steal ticks summed over the CPUs, and how many CPUs the file lists.
+     * One reading of the {@code cpu} line, which sums every CPU.
      *
-     * @param ticks steal so far, in USER_HZ ticks
-     * @param cpus how many per-CPU lines the file has
-     * @param nanos {@link System#nanoTime()} when it was read
+     * @param steal the steal time so far, in the kernel's ticks
+     * @param total every kind of time so far (user, nice, system, idle, iowait, irq, softirq,
+     *     steal), in the same ticks: the cores' whole time, so that a share needs neither the tick's
+     *     length nor the CPU count nor a clock
      */
-    public record Reading(long ticks, int cpus, long nanos) {
+    public record Reading(long steal, long total) {
     }
 
     /**
@@ -80,26 +78,27 @@ public final class HostSteal {
         } catch (IOException | SecurityException e) {
             return null;
         }
-        long nanos = System.nanoTime();
-        long ticks = -1;
-        int cpus = 0;
         for (String line : lines) {
             String[] fields = WHITESPACE.split(line.trim(), -1);
-            if ("cpu".equals(fields[0])) {
-                // cpu user nice system idle iowait irq softirq steal ...
-                if (fields.length < 9) {
-                    return null;
+            if (!"cpu".equals(fields[0])) {
+                continue;
+            }
+            // cpu user nice system idle iowait irq softirq steal [guest guest_nice]; guest time is
+            // already counted in user and nice, so the first eight are the whole.
+            if (fields.length < 9) {
+                return null;
+            }
+            long total = 0;
+            try {
+                for (int i = 1; i <= 8; i++) {
+                    total += Long.parseLong(fields[i]);
                 }
-                try {
-                    ticks = Long.parseLong(fields[8]);
-                } catch (NumberFormatException e) {
-                    return null;
-                }
-            } else if (fields[0].startsWith("cpu")) {
-                cpus++;
+                return new Reading(Long.parseLong(fields[8]), total);
+            } catch (NumberFormatException e) {
+                return null;
             }
         }
-        return ticks < 0 || cpus == 0 ? null : new Reading(ticks, cpus, nanos);
+        return null;
     }
 
     /**
@@ -107,14 +106,13 @@ public final class HostSteal {
      *
      * @param from the earlier reading, or null
      * @param to the later reading, or null
-     * @return the percentage (0 to 100), or NaN if either reading is missing or no time passed
+     * @return the percentage (0 to 100), or NaN if either reading is missing or no tick passed
      */
     public static double percent(final Reading from, final Reading to) {
-        if (from == null || to == null || to.nanos() <= from.nanos()) {
+        if (from == null || to == null || to.total() <= from.total()) {
             return Double.NaN;
         }
-        double stolenMs = (to.ticks() - from.ticks()) * MS_PER_TICK;
-        double coreMs = (to.nanos() - from.nanos()) / 1e6 * to.cpus();
-        return Math.max(0, Math.min(100, 100 * stolenMs / coreMs));
+        double share = (double) (to.steal() - from.steal()) / (to.total() - from.total());
+        return Math.max(0, Math.min(100, 100 * share));
     }
 }

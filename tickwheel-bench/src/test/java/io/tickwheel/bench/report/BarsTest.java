@@ -118,6 +118,11 @@ class BarsTest {
         assertThat(w3Bar(quiet, "p99.9 <= 4 ms").status()).as("4.20 ms on a quiet host").isEqualTo("MISSED");
         assertThat(w3Bar(unknown, "p99 <= 2 ms").status()).as("no steal recorded (not Linux)")
                 .isEqualTo("MISSED");
+        Report metUnderSteal = w3(
+                result("W3", "tickwheel-hier-1ms", "latenessP99Ms", "1.30", "latenessP999Ms", "3.10",
+                        "early", "0", "missing", "0", "hostStealPct", "9.0"));
+        assertThat(w3Bar(metUnderSteal, "p99 <= 2 ms").status()).as("steal only makes fires later")
+                .isEqualTo("met");
     }
 
     @Test

@@ -22,7 +22,7 @@ class HostStealTest {
     }
 
     @Test
-    void readsTheStealFigureAndCountsTheCpus() throws IOException {
+    void readsTheStealFigureAndTheWholeOfTheCpuLine() throws IOException {
         HostSteal.Reading r = read("""
                 cpu  91830 0 9181 77304 451 0 84 619 0 0
                 cpu0 44935 0 4167 40223 51 0 14 295 0 0
@@ -31,8 +31,9 @@ class HostStealTest {
                 ctxt 999
                 """);
         assertThat(r).isNotNull();
-        assertThat(r.ticks()).isEqualTo(619);
-        assertThat(r.cpus()).isEqualTo(2);
+        assertThat(r.steal()).isEqualTo(619);
+        assertThat(r.total()).as("user to steal; guest is inside user")
+                .isEqualTo(91830 + 9181 + 77304 + 451 + 84 + 619);
     }
 
     @Test
@@ -40,18 +41,18 @@ class HostStealTest {
         assertThat(HostSteal.of(dir.resolve("absent")).read()).isNull();
         assertThat(read("cpu  1 2 3 4 5 6 7\ncpu0 1 2 3 4 5 6 7\n")).as("a kernel without steal").isNull();
         assertThat(read("cpu  1 2 3 4 5 6 7 x\ncpu0 1 2 3 4 5 6 7 8\n")).isNull();
-        assertThat(read("cpu  1 2 3 4 5 6 7 8\n")).as("no per-CPU lines").isNull();
-        assertThat(HostSteal.percent(null, new HostSteal.Reading(1, 2, 5))).isNaN();
+        assertThat(read("cpu0 1 2 3 4 5 6 7 8\n")).as("no summed line").isNull();
+        assertThat(HostSteal.percent(null, new HostSteal.Reading(1, 2))).isNaN();
     }
 
     @Test
-    void percentIsStolenTimeOverAllTheCoresTime() {
-        // 200 ticks (2 s) stolen in 5 s on 2 cores: 2 of 10 core-seconds.
-        HostSteal.Reading from = new HostSteal.Reading(619, 2, 1_000_000_000L);
-        HostSteal.Reading to = new HostSteal.Reading(819, 2, 6_000_000_000L);
+    void percentIsStolenTicksOverAllTheTicks() {
+        // 200 of 1,000 ticks stolen: a fifth of the cores' time, whatever the tick or the CPU count.
+        HostSteal.Reading from = new HostSteal.Reading(619, 100_000);
+        HostSteal.Reading to = new HostSteal.Reading(819, 101_000);
         assertThat(HostSteal.percent(from, to)).isCloseTo(20.0, within(1e-9));
-        assertThat(HostSteal.percent(to, to)).as("no time passed").isNaN();
-        assertThat(HostSteal.percent(from, new HostSteal.Reading(619, 2, 2_000_000_000L))).isZero();
+        assertThat(HostSteal.percent(to, to)).as("no tick passed").isNaN();
+        assertThat(HostSteal.percent(from, new HostSteal.Reading(619, 100_500))).isZero();
     }
 
     @Test
@@ -59,8 +60,8 @@ class HostStealTest {
         HostSteal.Reading r = HostSteal.machine().read();
         if (Files.isReadable(Path.of("/proc/stat"))) {
             assertThat(r).isNotNull();
-            assertThat(r.cpus()).isPositive();
-            assertThat(r.ticks()).isNotNegative();
+            assertThat(r.total()).isPositive();
+            assertThat(r.steal()).isNotNegative().isLessThanOrEqualTo(r.total());
         } else {
             assertThat(r).isNull();
         }
