@@ -4,7 +4,6 @@ import io.tickwheel.bench.timers.TimerCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * The bars of BENCH.md, checked against one run's results: for tickwheel's
@@ -102,34 +101,26 @@ public final class Bars {
         if (Double.isNaN(ratio)) {
             return new Bar(w, text, false, false, true, "not measured in this run");
         }
-        double value = r.result(w, timer).map(x -> x.num(key)).orElse(Double.NaN);
-        double by = r.result(w, base).map(x -> x.num(key)).orElse(Double.NaN);
-        String detail = String.format(Locale.ROOT, "%s %s vs %s %s = %s x", timer, Fmt.num(value, 3),
-                base, Fmt.num(by, 3), Fmt.ratio(ratio));
-        Optional<RunResult> ours = r.result(w, timer);
-        Optional<RunResult> theirs = r.result(w, base);
-        String crossed = ours.flatMap(o -> theirs.map(t -> Summary.comparabilityWarning(o, t))).orElse("");
-        if (!crossed.isEmpty()) {
-            // Across two machine states (not a host that took the cores): the rounds both runs
-            // measured in one state still compare the timers.
-            boolean stolen = !ours.flatMap(o -> theirs.map(t -> Summary.stealWarning(o, t))).orElse("").isEmpty();
-            List<StateMatch.Matched> matched = stolen ? List.of()
-                    : ours.flatMap(o -> theirs.map(t -> StateMatch.of(o, t, key))).orElse(List.of());
-            if (!matched.isEmpty()) {
-                boolean allMet = matched.stream().allMatch(m -> m.ratio() <= max);
-                boolean noneMet = matched.stream().noneMatch(m -> m.ratio() <= max);
-                int states = StateMatch.stateCount(ours.orElseThrow(), theirs.orElseThrow());
-                StringBuilder text2 = new StringBuilder(detail).append(" over all rounds, which met ").append(states)
-                        .append(" machine states; ");
-                text2.append(String.join("; ", matched.stream().map(m -> m.describe("%.3f")).toList()));
-                if (!allMet && !noneMet) {
-                    return new Bar(w, text, true, false, false, text2 + "; NOT COMPARABLE: the states disagree");
-                }
-                return new Bar(w, text, true, allMet, true, text2.toString());
-            }
+        RunResult ours = r.result(w, timer).orElseThrow(); // a ratio was taken: both ran
+        RunResult theirs = r.result(w, base).orElseThrow();
+        String detail = String.format(Locale.ROOT, "%s %s vs %s %s = %s x", timer, Fmt.num(ours.num(key), 3),
+                base, Fmt.num(theirs.num(key), 3), Fmt.ratio(ratio));
+        String crossed = Summary.comparabilityWarning(ours, theirs);
+        if (crossed.isEmpty()) {
+            return new Bar(w, text, true, ratio <= max, true, detail);
+        }
+        List<StateMatch.Matched> matched = Summary.matchedStates(ours, theirs, key);
+        if (matched.isEmpty()) {
             return new Bar(w, text, true, false, false, detail + crossed);
         }
-        return new Bar(w, text, true, ratio <= max, true, detail);
+        boolean allMet = matched.stream().allMatch(m -> m.ratio() <= max);
+        boolean noneMet = matched.stream().noneMatch(m -> m.ratio() <= max);
+        String over = detail + " over all rounds, which met " + StateMatch.stateCount(ours, theirs)
+                + " machine states; " + String.join("; ", matched.stream().map(m -> m.describe("%.3f")).toList());
+        if (!allMet && !noneMet) {
+            return new Bar(w, text, true, false, false, over + "; NOT COMPARABLE: the states disagree");
+        }
+        return new Bar(w, text, true, allMet, true, over);
     }
 
     /**

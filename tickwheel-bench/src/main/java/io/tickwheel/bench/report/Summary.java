@@ -127,12 +127,9 @@ public final class Summary {
         }
         double peerValue = peer.get().num(key);
         String warning = comparabilityWarning(ours, peer.get());
-        List<StateMatch.Matched> states = !warning.isEmpty() && stealWarning(ours, peer.get()).isEmpty()
-                ? StateMatch.of(ours, peer.get(), key) : List.of();
-        // Across machine states, but with rounds of both runs in one: those compare the timers. With
-        // five rounds a run at most one state has three of each; with more, the largest is shown.
-        Optional<StateMatch.Matched> matched = states.stream().max(Comparator.comparingInt(
-                m -> Math.min(m.ourRounds(), m.theirRounds())));
+        // With five rounds a run at most one state has three of each; with more, the largest is shown.
+        Optional<StateMatch.Matched> matched = matchedStates(ours, peer.get(), key).stream()
+                .max(Comparator.comparingInt(m -> Math.min(m.ourRounds(), m.theirRounds())));
         if (matched.isPresent()) {
             StateMatch.Matched m = matched.get();
             ourValue = m.ours();
@@ -175,6 +172,23 @@ public final class Summary {
      */
     public static String comparabilityWarning(final RunResult ours, final RunResult peer) {
         return interCoreWarning(ours, peer) + stealWarning(ours, peer);
+    }
+
+    /**
+     * The ratios over the rounds both runs measured in one machine state ({@link StateMatch}), when
+     * their rounds as a whole crossed states; empty when they did not, or when the host took the
+     * cores during either run, which no choice of rounds undoes.
+     *
+     * @param ours tickwheel's run
+     * @param peer the peer's run
+     * @param key the per-round figure
+     * @return one ratio per qualifying state, or empty
+     */
+    static List<StateMatch.Matched> matchedStates(final RunResult ours, final RunResult peer, final String key) {
+        if (interCoreWarning(ours, peer).isEmpty() || !stealWarning(ours, peer).isEmpty()) {
+            return List.of();
+        }
+        return StateMatch.of(ours, peer, key);
     }
 
     /**
