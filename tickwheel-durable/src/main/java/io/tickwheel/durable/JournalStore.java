@@ -225,6 +225,7 @@ public final class JournalStore implements TimerStore {
         private int maxDelivered = 100_000;
         private long closeWaitMillis = 30_000;
         private Consumer<Thread> threadStarter = Thread::start;
+        private Runnable afterLock = () -> { };
 
         private Builder(final Path directory) {
             this.directory = directory;
@@ -283,6 +284,12 @@ public final class JournalStore implements TimerStore {
             return this;
         }
 
+        /** Test seam: runs once the directory is locked, before the store is built (an Error there). */
+        Builder afterLock(final Runnable seam) {
+            this.afterLock = Objects.requireNonNull(seam, "seam");
+            return this;
+        }
+
         /** Test seam: the most timeouts held by the timer at once. */
         Builder maxDelivered(final int max) {
             this.maxDelivered = max;
@@ -298,10 +305,19 @@ public final class JournalStore implements TimerStore {
          */
         public JournalStore build() {
             JournalStoreCore core = new JournalStoreCore(directory, fsync, maxPayloadBytes, channels, segmentBytes,
-                    compactMinBytes, maxDelivered, DueScanner.LOOKAHEAD_MILLIS);
-            core.closeWait(closeWaitMillis);
-            core.threadStarter(threadStarter);
-            return new JournalStore(core);
+                    compactMinBytes, maxDelivered, DueScanner.LOOKAHEAD_MILLIS, afterLock);
+            boolean built = false;
+            try {
+                core.closeWait(closeWaitMillis);
+                core.threadStarter(threadStarter);
+                JournalStore store = new JournalStore(core);
+                built = true;
+                return store;
+            } finally {
+                if (!built) {
+                    core.close(); // out of memory for the store itself: nobody could close it, so release it now
+                }
+            }
         }
     }
 }

@@ -235,4 +235,15 @@ final class ActiveSegment {
     FileChannel channel() {
         return ch;
     }
+
+    /**
+     * How much the active segment is extended by at a time: {@link SegmentFiles#DEFAULT_CHUNK}, or
+     * less for small segments (a test's few KiB), so a segment's file stays near its roll size.
+     *
+     * @param segmentBytes the roll size
+     * @return bytes, a whole number of pages
+     */
+    static long preallocationChunk(final long segmentBytes) {
+        return Math.min(SegmentFiles.DEFAULT_CHUNK, Math.max(PAGE, roundUp(segmentBytes)));
+    }
 }

@@ -60,19 +60,29 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
      * @param compactMinBytes do not compact below this journal size
      * @param maxDelivered    most timeouts held by the timer at once
      * @param lookaheadMillis how far ahead timeouts are delivered
+     * @param afterLock       test seam, run once the directory is locked (an Error there, as from an
+     *                        allocation that runs out of memory); {@code () -> { }} otherwise
      */
     public JournalStoreCore(final Path directory, final boolean fsync, final int maxPayloadBytes,
             final ChannelFactory channels, final long segmentBytes, final long compactMinBytes,
-            final int maxDelivered, final long lookaheadMillis) {
+            final int maxDelivered, final long lookaheadMillis, final Runnable afterLock) {
         this.directory = directory;
         this.fsync = fsync;
         this.maxPayloadBytes = maxPayloadBytes;
         this.maxDelivered = maxDelivered;
         this.lookaheadMillis = lookaheadMillis;
         // Preallocation only pays where each batch is forced; with fsync off it would only add writes.
-        this.files = new SegmentFiles(directory, channels, fsync ? preallocationChunk(segmentBytes) : 0);
-        this.holders = new FileHolders(files::close, core);
-        this.maintenance = new Maintenance(core, files, closedSizes, holders, segmentBytes, compactMinBytes);
+        this.files = new SegmentFiles(directory, channels, fsync ? ActiveSegment.preallocationChunk(segmentBytes) : 0);
+        try {
+            afterLock.run();
+            this.holders = new FileHolders(files::close, core);
+            this.maintenance = new Maintenance(core, files, closedSizes, holders, segmentBytes, compactMinBytes);
+        } catch (Throwable t) {
+            // Nobody will ever hold this store to close it: an Error here (out of memory) would
+            // otherwise keep the directory locked, and the journal unopenable, for the JVM's life.
+            files.close();
+            throw t;
+        }
     }
 
     /**
@@ -82,17 +92,6 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
      */
     public void closeWait(final long millis) {
         closeWaitMillis = millis;
-    }
-
-    /**
-     * How much the active segment is extended by at a time: {@link SegmentFiles#DEFAULT_CHUNK}, or
-     * less for small segments (a test's few KiB), so a segment's file stays near its roll size.
-     *
-     * @param segmentBytes the roll size
-     * @return bytes, a whole number of pages
-     */
-    static long preallocationChunk(final long segmentBytes) {
-        return Math.min(SegmentFiles.DEFAULT_CHUNK, Math.max(ActiveSegment.PAGE, ActiveSegment.roundUp(segmentBytes)));
     }
 
     /**

@@ -98,8 +98,8 @@ public final class SegmentFiles implements AutoCloseable {
         } catch (IOException e) {
             closeQuietly(ch);
             throw new UncheckedIOException("cannot open journal directory " + dir, e);
-        } catch (RuntimeException e) {
-            closeQuietly(ch);
+        } catch (RuntimeException | Error e) {
+            closeQuietly(ch); // an Error too (out of memory in tryLock): else the lock outlives the failure
             throw e;
         }
     }
