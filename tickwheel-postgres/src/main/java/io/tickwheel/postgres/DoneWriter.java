@@ -41,9 +41,19 @@ final class DoneWriter implements Runnable {
         this.log = log;
     }
 
+    /**
+     * Set (volatile) once the thread has taken its last entry; a submit that finds it set fails what
+     * it queued itself. The thread sets it before its last drain and a submit reads it after its add,
+     * so one of the two finds every entry: none is left pending after close (the SPI's promise).
+     */
+    private volatile boolean exited;
+
     CompletableFuture<Void> submit(final StoredTimeout t, final long epoch) {
         CompletableFuture<Void> f = new CompletableFuture<>();
         queue.add(new Entry(t, epoch, f));
+        if (exited) {
+            failLeftovers(); // a handler that returned after close: its timeout fires again elsewhere
+        }
         return f;
     }
 
@@ -53,6 +63,24 @@ final class DoneWriter implements Runnable {
 
     @Override
     public void run() {
+        try {
+            writeUntilStopped();
+        } finally {
+            exited = true;
+            failLeftovers();
+        }
+    }
+
+    private void failLeftovers() {
+        for (Entry e = queue.poll(); e != null; e = queue.poll()) {
+            if (e.future() != null) { // not STOP
+                e.future().completeExceptionally(new IllegalStateException("PostgresStore " + names
+                        + " is closed: the fire of " + e.timeout() + " was not recorded; it fires again"));
+            }
+        }
+    }
+
+    private void writeUntilStopped() {
         List<Entry> batch = new ArrayList<>();
         boolean stopping = false;
         while (!stopping) {
@@ -83,7 +111,8 @@ final class DoneWriter implements Runnable {
             epochs[i] = batch.get(i).epoch();
         }
         SQLException last = null;
-        for (int attempt = 0; attempt < 3; attempt++) {
+        RuntimeException error = null;
+        for (int attempt = 0; attempt < 3 && error == null; attempt++) {
             try {
                 table.done(timeouts, epochs);
                 for (Entry e : batch) {
@@ -95,11 +124,17 @@ final class DoneWriter implements Runnable {
                 last = e;
                 log.warn("done", "PostgresStore: recording " + batch.size() + " fires failed; retrying", e);
                 sleep(100L << attempt);
+            } catch (RuntimeException | Error e) {
+                // Not the database's answer (a driver fault, out of memory): not retried, and the
+                // thread lives on, else this batch's futures and every later one would never complete.
+                error = new IllegalStateException("PostgresStore " + names + ": recording " + batch.size()
+                        + " fires failed; they fire again", e);
             }
         }
-        RuntimeException error = Failures.wrap(names, "done (" + batch.size() + " fires)", last);
+        RuntimeException failure = error != null ? error
+                : Failures.wrap(names, "done (" + batch.size() + " fires)", last);
         for (Entry e : batch) {
-            e.future().completeExceptionally(error);
+            e.future().completeExceptionally(failure);
         }
     }
 

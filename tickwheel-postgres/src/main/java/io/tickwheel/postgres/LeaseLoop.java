@@ -141,7 +141,9 @@ final class LeaseLoop implements Runnable {
                     }
                     reloadRefused(c);
                 }
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException | RuntimeException | Error e) {
+                // An Error too (out of memory while loading, a sink that threw one): the thread must
+                // outlive it, or this process renews nothing and fires nothing from here on.
                 log.warn("lease", "PostgresStore: a lease round on " + node + " failed; retrying (claims stop by"
                         + " themselves when a lease cannot be renewed in time): " + e.getMessage(), e);
                 // Whatever the round did not finish (an acquire whose load failed, a refresh) is redone by
@@ -218,6 +220,16 @@ final class LeaseLoop implements Runnable {
         if (!old.isEmpty()) {
             for (long slice : slices.finish(c, old)) {
                 revokeAll(leases.forget(slice));
+                old.remove(slice);
+            }
+        }
+        if (!old.isEmpty()) {
+            // Past slices that still hold pending rows: mostly handlers still running, but also rows
+            // no notice announced (a transaction that committed long after its schedule call, or a
+            // process whose clock is behind ours, judged them far off). Nothing else ever loads those
+            // into a slice already owned; deliverable() skips what this process already holds.
+            for (StoredTimeout t : timeouts.loadSlices(c, old.keySet(), timeoutSeconds)) {
+                deliver(t);
             }
         }
     }
@@ -284,12 +296,21 @@ final class LeaseLoop implements Runnable {
         }
     }
 
+    /**
+     * Hands {@code t} to the sink if it is new here. A sink that throws did not take it: the delivery
+     * is forgotten and the throw ends the round, whose resync delivers it again (a sink that kept it
+     * would have let it go unfired, as nothing else delivers a timeout twice).
+     */
     private void deliver(final StoredTimeout t) {
         if (leases.deliverable(t)) {
+            boolean taken = false;
             try {
                 sink.deliver(t);
-            } catch (RuntimeException e) {
-                log.warn("sink", "PostgresStore: the timer's sink threw on deliver; the store goes on", e);
+                taken = true;
+            } finally {
+                if (!taken) {
+                    leases.undelivered(t);
+                }
             }
         }
     }

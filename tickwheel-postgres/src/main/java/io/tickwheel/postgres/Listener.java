@@ -59,7 +59,9 @@ final class Listener implements Runnable {
             try (Connection c = dataSource.getConnection()) {
                 listen(c);
                 backoffMillis = 50;
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException | RuntimeException | Error e) {
+                // An Error too: without this thread no gap is ever reported, and rows scheduled into
+                // slices this process owns would wait for the next owner.
                 if (closed) {
                     return;
                 }

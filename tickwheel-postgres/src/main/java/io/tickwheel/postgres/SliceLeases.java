@@ -220,6 +220,11 @@ final class SliceLeases {
         return newer[0];
     }
 
+    /** Forgets the delivery of {@code t} that the sink refused (it threw), so a later load delivers it again. */
+    void undelivered(final StoredTimeout t) {
+        held.computeIfPresent(TimeoutKey.of(t), (k, h) -> h.timeout().sameIncarnation(t) && !h.finished() ? null : h);
+    }
+
     /** Drops the recorded incarnation of a key (cancelled, moved away); returns it if still unfinished. */
     StoredTimeout drop(final TimeoutKey key) {
         Held h = held.remove(key);

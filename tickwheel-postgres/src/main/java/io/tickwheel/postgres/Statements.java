@@ -61,11 +61,14 @@ final class Statements {
     final String schemaLock;
 
     Statements(final TableNames names) {
+        // A replacement draws its version in DO UPDATE, once it holds the row's lock, so one key's
+        // versions rise in commit order. Drawn in VALUES (before the lock) it could be lower than a
+        // replacement that committed while this one waited, and the owner would ignore it.
         schedule = sql(names, "WITH up AS (INSERT INTO T AS t (" + COLUMNS + ", state, reason)"
                 + " VALUES (?, ?, ?, ?, ?, 1, nextval('Q'), 0, NULL)"
                 + " ON CONFLICT (type, key) DO UPDATE SET payload = EXCLUDED.payload,"
                 + " deadline_us = EXCLUDED.deadline_us, slice = EXCLUDED.slice, attempt = 1,"
-                + " version = EXCLUDED.version, state = 0, reason = NULL"
+                + " version = nextval('Q'), state = 0, reason = NULL"
                 + " RETURNING t.version, NOT (t.xmax = 0) AS replaced)"
                 + " SELECT version, CASE WHEN replaced OR ? THEN pg_notify(?, ?) END FROM up");
         cancel = sql(names, "WITH d AS (DELETE FROM T WHERE type = ? AND key = ? AND state = 0 RETURNING slice)"
