@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
@@ -26,12 +27,23 @@ final class Listener implements Runnable {
 
     private static final int WAIT_MILLIS = 250;
     private static final long PING_NANOS = 5_000_000_000L;
+    /**
+     * The LISTEN connection's network timeout: how long a read may wait. Without one, a ping on a
+     * connection whose packets vanish (a dead peer, no reset) waits for TCP to give up, about 15
+     * minutes on Linux, and no gap is reported meanwhile; its query timeout cannot help, as the
+     * cancel request goes to the same unreachable server.
+     */
+    private static final int NETWORK_TIMEOUT_MILLIS = 20_000;
+    /** PgJDBC applies a network timeout to the socket itself and runs nothing on this executor. */
+    private static final Executor DIRECT = Runnable::run;
 
     private final DataSource dataSource;
     private final String channel;
     private final Consumer<String> onPayload;
     private final Runnable onGap;
     private final Log log;
+    private final long pingNanos;
+    private final int networkTimeoutMillis;
     private final CountDownLatch listening = new CountDownLatch(1);
     /**
      * Whether a LISTEN has been in place before; listener thread only. Set when a LISTEN succeeds,
@@ -50,6 +62,20 @@ final class Listener implements Runnable {
         this.onPayload = onPayload;
         this.onGap = onGap;
         this.log = log;
+        this.pingNanos = PING_NANOS;
+        this.networkTimeoutMillis = NETWORK_TIMEOUT_MILLIS;
+    }
+
+    /** Test seam: pings and the network timeout shorter than a test's patience. */
+    Listener(final DataSource dataSource, final String channel, final Consumer<String> onPayload,
+            final Runnable onGap, final Log log, final long pingNanos, final int networkTimeoutMillis) {
+        this.dataSource = dataSource;
+        this.channel = channel;
+        this.onPayload = onPayload;
+        this.onGap = onGap;
+        this.log = log;
+        this.pingNanos = pingNanos;
+        this.networkTimeoutMillis = networkTimeoutMillis;
     }
 
     @Override
@@ -77,6 +103,20 @@ final class Listener implements Runnable {
     private void listen(final Connection c) throws SQLException {
         PGConnection pg = c.unwrap(PGConnection.class);
         c.setAutoCommit(true);
+        int previousTimeout = c.getNetworkTimeout();
+        c.setNetworkTimeout(DIRECT, networkTimeoutMillis);
+        try {
+            listenOn(c, pg);
+        } finally {
+            try {
+                c.setNetworkTimeout(DIRECT, previousTimeout); // the pool's connection, as it was lent
+            } catch (SQLException broken) {
+                // the connection died: the pool discards it, and the failure that ended listenOn reaches run()
+            }
+        }
+    }
+
+    private void listenOn(final Connection c, final PGConnection pg) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("LISTEN \"" + channel + "\"");
             // Reconnected: whatever committed after the failure's gap and before this LISTEN was
@@ -94,7 +134,7 @@ final class Listener implements Runnable {
                         onPayload.accept(n.getParameter());
                     }
                 }
-                if (System.nanoTime() - lastPing > PING_NANOS) {
+                if (System.nanoTime() - lastPing > pingNanos) {
                     s.setQueryTimeout(5);
                     s.execute("SELECT 1");
                     lastPing = System.nanoTime();

@@ -56,13 +56,51 @@ class ListenerReconnectTest {
         assertThat(connections.get()).isEqualTo(2);
     }
 
-    /** A connection whose statements record LISTEN; connection 1 fails in its first wait for notifications. */
+    @Test
+    void aPingThatNeverHearsBack_endsAtTheNetworkTimeout_withAGap() {
+        List<String> events = new CopyOnWriteArrayList<>();
+        AtomicInteger connections = new AtomicInteger();
+        DataSource dataSource = fakeDataSource(() -> fakeConnection(connections.incrementAndGet(), events, true));
+        Listener listener = new Listener(dataSource, "tickwheel_test", payload -> events.add("payload"),
+                () -> events.add("gap"), new Log(), 100_000_000L, 300);
+        Thread thread = new Thread(listener, "listener-under-test");
+        thread.start();
+        try {
+            // Without a network timeout the ping on connection 1 waits a minute, as a read on a
+            // connection whose packets vanish waits for TCP to give up.
+            await().atMost(Duration.ofSeconds(10)).until(() -> events.contains("LISTEN on 2"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> events.contains("gap"));
+        } finally {
+            listener.close();
+        }
+        await().atMost(Duration.ofSeconds(70)).until(() -> !thread.isAlive());
+        assertThat(events).as("%s", events).contains("ping timed out on 1", "network timeout 300 on 1");
+        assertThat(events.indexOf("gap")).as("%s", events).isGreaterThan(events.indexOf("ping timed out on 1"));
+        assertThat(events).as("the pool's connection gets its own timeout back: %s", events)
+                .contains("network timeout 0 on 1");
+    }
+
     private static Connection fakeConnection(final int number, final List<String> events) {
+        return fakeConnection(number, events, false);
+    }
+
+    /**
+     * A connection whose statements record LISTEN. Connection 1 fails in its first wait for
+     * notifications or, with {@code silentPeer}, its ping hears nothing back: it waits for the
+     * network timeout (a minute without one), then fails as a socket read that timed out does.
+     */
+    private static Connection fakeConnection(final int number, final List<String> events, final boolean silentPeer) {
+        int[] networkTimeout = new int[1];
         InvocationHandler statement = (proxy, method, args) -> switch (method.getName()) {
             case "execute" -> {
                 String sql = (String) args[0];
                 if (sql.startsWith("LISTEN")) {
                     events.add("LISTEN on " + number);
+                }
+                if (sql.equals("SELECT 1") && silentPeer && number == 1) {
+                    Thread.sleep(networkTimeout[0] > 0 ? networkTimeout[0] : 60_000);
+                    events.add("ping timed out on 1");
+                    throw new SQLException("An I/O error occurred while sending to the backend: Read timed out");
                 }
                 yield false;
             }
@@ -75,8 +113,14 @@ class ListenerReconnectTest {
             case "setAutoCommit", "close" -> null;
             case "createStatement" -> Proxy.newProxyInstance(ListenerReconnectTest.class.getClassLoader(),
                     new Class<?>[] {Statement.class}, statement);
+            case "getNetworkTimeout" -> networkTimeout[0];
+            case "setNetworkTimeout" -> {
+                networkTimeout[0] = (Integer) args[1];
+                events.add("network timeout " + args[1] + " on " + number);
+                yield null;
+            }
             case "getNotifications" -> {
-                if (number == 1) {
+                if (number == 1 && !silentPeer) {
                     events.add("broke on 1");
                     throw new SQLException("FATAL: terminating connection due to administrator command");
                 }
