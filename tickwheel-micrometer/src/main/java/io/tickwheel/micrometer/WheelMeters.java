@@ -123,8 +123,9 @@ final class WheelMeters implements MeterBinder {
 
     private void histogram(final MeterRegistry registry, final String name,
             final Function<TimerStats, TimerStats.Histogram> histogram, final String description) {
+        MonotonicSum total = new MonotonicSum();
         FunctionTimer.builder(name, timer, readLong(memo, s -> histogram.apply(s).count()),
-                read(memo, s -> histogram.apply(s).sum()), TimeUnit.NANOSECONDS)
+                read(memo, s -> total.advance(histogram.apply(s).sum())), TimeUnit.NANOSECONDS)
                 .description(description).tags(tags).register(registry);
         TimeGauge.builder(name + ".max", timer, TimeUnit.NANOSECONDS, read(memo, s -> histogram.apply(s).max()))
                 .description(description + ": largest since the timer was created").tags(tags).register(registry);
