@@ -67,10 +67,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
     private final Host core;
     /** 0: one-shot; &gt; 0: fixed rate; &lt; 0: fixed delay of {@code -periodNanos}. */
     private final long periodNanos;
-    /**
-     * Breaks ties between equal times, in schedule order for one thread's tasks, so compareTo is
-     * total: given by the registry when the task is added, before it is returned to its caller.
-     */
+    /** Breaks ties between equal times (schedule order for one thread), given by the registry when added. */
     long sequence;
     /**
      * The due time of the next run on {@link System#nanoTime()}. Written by the scheduling thread
@@ -95,10 +92,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
      * cleared before it leaves RUNNING; read by shutdownNow after its RUNNING to INTERRUPTING CAS.
      */
     private volatile Thread runner;
-    /**
-     * What a task asks of its executor ({@link ScheduledExecutorCore}), so that this class never
-     * names it: the executor uses its tasks, not the other way round.
-     */
+    /** What a task asks of its executor ({@link ScheduledExecutorCore}), which this class never names. */
     interface Host {
         /**
          * Puts a timeout for {@code task} on the timer, due {@code delayNanos} after
@@ -209,6 +203,12 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
             return;
         }
         runner = Thread.currentThread();
+        // A shutdownNow between our CAS and that write found no runner: it writes the phase, then
+        // reads the runner; we write the runner, then read the phase, so one of us sees the other.
+        int seen = (int) PHASE.getVolatile(this);
+        if (seen == INTERRUPTING || seen == INTERRUPTED) {
+            Thread.currentThread().interrupt();
+        }
         boolean again = false;
         try {
             if (periodNanos == 0) {

@@ -236,13 +236,18 @@ public final class DurableTimer implements AutoCloseable {
             }
             closed = true;
         }
-        bridge.close();
-        refused.close();
+        // The bridge cancels on the caller's wheel, which may throw: the store is closed all the same,
+        // or its threads and the directory's lock would outlive a timer that can no longer be closed.
         try {
-            store.close();
+            bridge.close();
         } finally {
-            if (ownedExecutor != null) {
-                ownedExecutor.shutdown();
+            try {
+                refused.close();
+                store.close();
+            } finally {
+                if (ownedExecutor != null) {
+                    ownedExecutor.shutdown();
+                }
             }
         }
     }

@@ -198,7 +198,8 @@ public final class JournalStore implements TimerStore {
      * ops still complete, done or failed, and the directory stays locked until it is done, so that
      * nothing a new store opened on it would read is changed under it. Called from a stage chained to
      * a future (on the writer thread), it returns without waiting: the writer writes what was queued
-     * once the stage returns, then ends and releases the directory.
+     * once the stage returns, then ends and releases the directory. Called on an interrupted thread,
+     * it still waits for the threads (up to the same bound) and returns with the interrupt still set.
      */
     @Override
     public void close() {

@@ -80,8 +80,10 @@ public final class DueScanner implements Runnable {
                     while (!stopped && scanOnce() == CHUNK) {
                         Thread.onSpinWait();
                     }
-                } catch (RuntimeException | Error e) {
-                    LOG.log(Level.ERROR, "journal scan failed; retrying in a second", e);
+                } catch (Throwable e) {
+                    // Whatever it was (an OutOfMemoryError too), the chunk went back among the
+                    // undelivered; a scanner that died here would deliver nothing again in this process.
+                    log("journal scan failed; its timeouts stay pending, retrying in a second", e);
                 }
                 LockSupport.parkNanos(this, PERIOD_NANOS);
             }
@@ -93,41 +95,59 @@ public final class DueScanner implements Runnable {
     /**
      * Delivers one chunk of what is due within the lookahead.
      *
-     * @return how many were delivered (a full chunk means "call again")
+     * @return how many the sink took (a full chunk means "call again"; one it threw on does not count,
+     *         so a sink that keeps throwing is retried once a second, not in a busy loop)
      */
     int scanOnce() {
         long horizon = JournalCore.millis(clock.instant()) + LOOKAHEAD_MILLIS;
         List<StoredTimeout> due = new ArrayList<>();
+        int[] slots = new int[CHUNK];
+        int[] n = {0};
         synchronized (core) {
             LiveSet live = core.live;
-            int[] slots = new int[CHUNK];
-            int[] n = {0};
-            int cap = (int) Math.min(maxDelivered, (long) live.delivered() + CHUNK);
-            live.pollDue(horizon, cap, s -> slots[n[0]++] = s);
-            RecordView view = new RecordView();
-            for (int i = 0; i < n[0]; i++) {
-                int s = slots[i];
-                try {
-                    ByteBuffer rec = files.read(live.location(s), live.length(s));
-                    if (RecordCodec.read(rec, 0, view) != RecordCodec.Status.OK) {
-                        throw new IOException("record at " + live.location(s) + " no longer verifies");
-                    }
-                    due.add(RecordCodec.toTimeout(view));
-                } catch (IOException e) {
-                    LOG.log(Level.ERROR, "cannot read a due timeout back from the journal; it stays pending", e);
-                    live.undeliver(s);
-                }
-            }
-        }
-        due.sort(Comparator.comparing(StoredTimeout::deadline));
-        for (StoredTimeout t : due) {
             try {
-                sink.deliver(t);
-            } catch (RuntimeException | Error e) {
-                LOG.log(Level.ERROR, "the timer's sink threw on " + t + "; the store goes on", e);
+                int cap = (int) Math.min(maxDelivered, (long) live.delivered() + CHUNK);
+                live.pollDue(horizon, cap, s -> slots[n[0]++] = s);
+                RecordView view = new RecordView();
+                for (int i = 0; i < n[0]; i++) {
+                    int s = slots[i];
+                    try {
+                        ByteBuffer rec = files.read(live.location(s), live.length(s));
+                        if (RecordCodec.read(rec, 0, view) != RecordCodec.Status.OK) {
+                            throw new IOException("record at " + live.location(s) + " no longer verifies");
+                        }
+                        due.add(RecordCodec.toTimeout(view));
+                    } catch (IOException e) {
+                        LOG.log(Level.ERROR, "cannot read a due timeout back from the journal; it stays pending", e);
+                        live.undeliver(s);
+                    }
+                }
+                due.sort(Comparator.comparing(StoredTimeout::deadline));
+            } catch (Throwable e) {
+                // Nothing of the chunk reached the sink (an OutOfMemoryError while reading or decoding):
+                // left marked delivered, the scanner would skip it and it would never fire in this
+                // process, and the delivered count would creep towards maxDelivered.
+                for (int i = 0; i < n[0]; i++) {
+                    if ((live.flags(slots[i]) & LiveSet.DELIVERED) != 0) {
+                        live.undeliver(slots[i]);
+                    }
+                }
+                throw e;
             }
         }
-        return due.size();
+        int taken = 0;
+        for (StoredTimeout t : due) {
+            taken += SinkCalls.handOver(sink, t, core) ? 1 : 0;
+        }
+        return taken;
+    }
+
+    private static void log(final String message, final Throwable e) {
+        try {
+            LOG.log(Level.ERROR, message, e);
+        } catch (Throwable ignored) {
+            // a broken logging backend (or no memory to log with) must not kill the scanner either
+        }
     }
 
     /** Runs a scan soon (a clock jump, a finished backlog). */
@@ -136,14 +156,14 @@ public final class DueScanner implements Runnable {
     }
 
     /**
-     * Stops the thread and waits for it.
+     * Stops the thread and waits for it; an interrupt does not cut the wait short, and stays set
+     * ({@link Joins#await}).
      *
      * @param timeoutMillis how long to wait
-     * @throws InterruptedException if interrupted
      */
-    public void stop(final long timeoutMillis) throws InterruptedException {
+    public void stop(final long timeoutMillis) {
         stopped = true;
         LockSupport.unpark(thread);
-        thread.join(timeoutMillis);
+        Joins.await(thread, timeoutMillis);
     }
 }

@@ -279,10 +279,10 @@ public final class GroupCommitWriter {
         try {
             TimerStore.Sink sink = host.sink();
             if (sink != null) {
-                sinkCalls.run(sink);
+                sinkCalls.run(sink, core);
             }
         } catch (Throwable e) {
-            warn("the journal's sink calls failed; the scanner hands the timeouts over again", e);
+            warn("the journal's sink calls failed; the writer goes on", e);
         }
         for (JournalOp op : batch) {
             Throwable e = ok ? notApplied == null ? null : notApplied.get(op) : failure;
@@ -374,16 +374,15 @@ public final class GroupCommitWriter {
      * fail what was queued before the close. Once the stage returns, the writer writes what is
      * queued ahead of the stop signal and ends; what arrives after it fails.
      *
-     * @param timeoutMillis how long to wait for the writer
+     * @param timeoutMillis how long to wait for the writer; an interrupt does not cut it short ({@link Joins#await})
      * @return whether the writer thread has ended (false at once on the writer thread)
-     * @throws InterruptedException if interrupted while waiting
      */
-    public boolean close(final long timeoutMillis) throws InterruptedException {
+    public boolean close(final long timeoutMillis) {
         queue.add(POISON);
         if (isWriterThread()) {
             return false;
         }
-        thread.join(timeoutMillis);
+        Joins.await(thread, timeoutMillis);
         closed = true;
         failQueued(queue);
         return !thread.isAlive();

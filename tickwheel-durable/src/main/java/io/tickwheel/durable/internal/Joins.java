@@ -2,8 +2,9 @@ package io.tickwheel.durable.internal;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
-/** Waiting for a store's future on behalf of a blocking call. */
+/** Waiting on behalf of a blocking call: for a store's future, or for a store's thread to end at close. */
 public final class Joins {
 
     private Joins() {
@@ -31,5 +32,36 @@ public final class Joins {
             }
             throw e;
         }
+    }
+
+    /**
+     * Waits up to {@code millis} for {@code t} to end, and an interrupt does not cut the wait short: a
+     * close on an interrupted thread (a shutdown path) must still return with the store's threads
+     * ended and the directory released, as any other close does. The interrupt is re-asserted on
+     * return, never swallowed.
+     *
+     * @param t      the thread
+     * @param millis the most to wait
+     * @return whether {@code t} has ended
+     */
+    public static boolean await(final Thread t, final long millis) {
+        boolean interrupted = Thread.interrupted();
+        long left = TimeUnit.MILLISECONDS.toNanos(millis);
+        long end = System.nanoTime() + left;
+        try {
+            while (t.isAlive() && left > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedJoin(t, left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                left = end - System.nanoTime();
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return !t.isAlive();
     }
 }

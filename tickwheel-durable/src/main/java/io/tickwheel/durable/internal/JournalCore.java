@@ -189,6 +189,23 @@ public final class JournalCore {
     }
 
     /**
+     * Puts a timeout the sink threw on back among the undelivered, so the scanner delivers it again,
+     * if its key's slot still holds that incarnation, delivered and not claimed. Delivering it again
+     * cannot fire it twice, for the reasons {@link #endBatch} gives (the claim decides); a claimed one
+     * was fired after all, and its run records the outcome.
+     *
+     * @param t the timeout the sink threw on
+     */
+    void redeliver(final StoredTimeout t) {
+        JournalOp probe = JournalOp.cancel(t.type(), t.key());
+        int s = live.find(probe.hash1, probe.hash2);
+        if (s >= 0 && live.version(s) == t.version()
+                && (live.flags(s) & (LiveSet.DELIVERED | LiveSet.CLAIMED)) == LiveSet.DELIVERED) {
+            live.undeliver(s);
+        }
+    }
+
+    /**
      * Applies one durable op to the state.
      *
      * @param op        the op (its record was written at {@code location})

@@ -145,8 +145,6 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
                 if (w != null) {
                     w.close(closeWaitMillis);
                 }
-            } catch (InterruptedException ie) {
-                Thread.currentThread().interrupt();
             } catch (RuntimeException | Error again) {
                 e.addSuppressed(again);
             } finally {
@@ -349,6 +347,7 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
      * compaction) keeps the files open and the directory locked until it is done (see
      * {@link FileHolders}), and its batch's ops still complete, done or failed, as they end. Called on
      * the writer thread, it waits for neither the writer nor a compaction ({@link GroupCommitWriter#close}).
+     * An interrupt of the calling thread cuts no wait short; it is still set when close returns.
      */
     public void close() {
         GroupCommitWriter w;
@@ -365,22 +364,22 @@ public final class JournalStoreCore implements GroupCommitWriter.Host {
         // On the writer thread (a stage chained to an op's future) close waits neither for the writer
         // (itself) nor for a compaction: the directory stays locked until the writer ends anyway.
         boolean onWriter = w != null && w.isWriterThread();
-        try {
+        // Each step runs whatever the one before threw, and an interrupt cuts no wait short (it stays
+        // set): the writer was never told to stop once the scanner's join threw InterruptedException.
+        CloseSteps.runAll(() -> {
             if (sc != null) {
                 sc.stop(wait);
             }
+        }, () -> {
             if (w != null && !w.close(wait) && !onWriter) {
                 LOG.log(Level.WARNING, "journal " + directory + ": the writer is still busy after " + wait
                         + " ms (a write or force that hangs?); the directory stays locked until it is done");
             }
+        }, () -> {
             if (!onWriter) {
                 maintenance.awaitCompaction(wait, directory);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            holders.letGo();
-        }
+        }, holders::letGo);
     }
 
     /**

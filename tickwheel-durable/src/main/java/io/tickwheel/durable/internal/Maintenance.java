@@ -111,16 +111,15 @@ final class Maintenance {
 
     /**
      * Waits for a running compaction (at close); one still running then keeps its hold on the files.
+     * An interrupt does not cut the wait short, and stays set ({@link Joins#await}).
      *
      * @param millis how long to wait
      * @param directory the journal, for the warning
-     * @throws InterruptedException if interrupted while waiting
      */
-    void awaitCompaction(final long millis, final Object directory) throws InterruptedException {
+    void awaitCompaction(final long millis, final Object directory) {
         Thread t = compaction;
         if (t != null) {
-            t.join(millis);
-            if (t.isAlive()) {
+            if (!Joins.await(t, millis)) {
                 LOG.log(Level.WARNING, "journal " + directory + ": compaction still running after " + millis
                         + " ms; the directory stays locked until it is done");
             }

@@ -276,8 +276,6 @@ class CompactionCrashPointTest {
         public void close() {
             try {
                 writer.close(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             } finally {
                 files.close();
             }

@@ -229,11 +229,6 @@ class PreallocatedSegmentTest {
     }
 
     private static void close(final GroupCommitWriter w) {
-        try {
-            w.close(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        w.close(10_000);
     }
 }
