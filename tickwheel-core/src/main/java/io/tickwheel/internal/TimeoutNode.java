@@ -242,8 +242,7 @@ public final class TimeoutNode implements Timeout {
         try {
             current.cancelled(this);
         } catch (Throwable t) {
-            logger().log(System.Logger.Level.WARNING,
-                    "An exception was thrown by TimerTask.cancelled() of " + describe(current), t);
+            logThrown(logger(), "An exception was thrown by TimerTask.cancelled() of " + describe(current), t);
         }
     }
 
@@ -259,8 +258,30 @@ public final class TimeoutNode implements Timeout {
             current.run(this);
             return true;
         } catch (Throwable t) {
-            logger().log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask " + describe(current), t);
+            logThrown(logger(), "An exception was thrown by TimerTask " + describe(current), t);
             return false;
+        }
+    }
+
+    /**
+     * Logs a task's throwable at WARNING. Logging formats its stack trace, which calls its
+     * {@code getMessage()} and {@code toString()}, and the JDK's handlers catch only
+     * {@code Exception}: a throwable whose message throws an Error would make the log call throw,
+     * and one task's odd exception would stop the timer. Then it is logged by class instead; a
+     * backend that fails on that too is broken, and its failure goes on as any other.
+     */
+    static void logThrown(final System.Logger logger, final String message, final Throwable thrown) {
+        logThrown(logger, System.Logger.Level.WARNING, message, thrown);
+    }
+
+    /** {@link #logThrown(System.Logger, String, Throwable)} at {@code level}. */
+    static void logThrown(final System.Logger logger, final System.Logger.Level level, final String message,
+            final Throwable thrown) {
+        try {
+            logger.log(level, message, thrown);
+        } catch (Throwable unloggable) {
+            logger.log(level, message + ": a " + thrown.getClass().getName()
+                    + " that could not be logged (logging it threw " + unloggable.getClass().getName() + ")");
         }
     }
 

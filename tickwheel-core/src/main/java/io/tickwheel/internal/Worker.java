@@ -203,7 +203,7 @@ final class Worker implements Runnable {
             if (ownHandOff) {
                 node.runTask(); // before logging, which runs the application's backend and may throw
             }
-            logger.log(System.Logger.Level.ERROR, "The task executor of " + name
+            TimeoutNode.logThrown(logger, System.Logger.Level.ERROR, "The task executor of " + name
                     + " refused expired TimerTask " + TimeoutNode.describe(node.task())
                     + (ownHandOff ? "; it only hands work on, so it ran on the worker thread instead"
                             : "; it will not run"), t);
