@@ -12,15 +12,15 @@ import java.nio.channels.WritableByteChannel;
  * A file channel that passes every call to a real one, after a hook for the calls a test makes
  * fail or slow down: the writes, {@code transferFrom}, {@code truncate} and {@code force}. Each hook
  * does nothing here; {@link FaultyChannel} and {@link GateChannel} override what they inject into.
- * Test code only.
+ * Public so that tests of the internal package can subclass it too (a close that fails). Test code only.
  *
  * <p>Threading: as thread-safe as the channel it wraps and the hooks.
  */
-abstract class DelegatingChannel extends FileChannel {
+public abstract class DelegatingChannel extends FileChannel {
 
     private final FileChannel d;
 
-    DelegatingChannel(final FileChannel delegate) {
+    protected DelegatingChannel(final FileChannel delegate) {
         this.d = delegate;
     }
 

@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 
 /**
  * Compaction: rewrites the records still needed (pending and failed timeouts) of segments
@@ -34,6 +36,11 @@ import java.util.NavigableMap;
  *       segments left over and the new one are all replaced by the next compaction. (Were the new one
  *       left out, no later compaction would delete it, and once one had dropped the cancel of a timeout
  *       it holds, its stale copy would bring that timeout back at the next recovery.)</li>
+ *   <li>Every segment file numbered up to {@code upTo} goes, not only the closed ones the store knows:
+ *       a failure after a file was published and before it was registered (a source's close that
+ *       throws, an {@code Error} in a roll or here) leaves such a file, which would otherwise outlive
+ *       the cancels deleted here, as above. Its live records are copied like any other's: the live set,
+ *       not the closed segments, says what to copy.</li>
  * </ul>
  *
  * <p>Threading: runs on its own thread while the writer goes on; it reads the state in chunks
@@ -83,6 +90,9 @@ public final class Compactor {
         long[] newLoc = new long[slots];
         Arrays.fill(newLoc, -1);
         Map<KeyId, long[]> failedMoves = new HashMap<>();
+        // Listed before anything is published, so a failing listing costs nothing; no file numbered up
+        // to upTo appears after this (the writer is past upTo + 1). It also clears earlier runs' temporaries.
+        List<Long> onDisk = files.list();
         FileChannel out = files.beginCompacted(target);
         long pos = SegmentFiles.FILE_HEADER;
         try {
@@ -130,13 +140,13 @@ public final class Compactor {
                 ch.close();
             }
         }
-        relocateAndDelete(upTo, newLoc, failedMoves, pos);
+        relocateAndDelete(upTo, newLoc, failedMoves, pos, onDisk);
         return pos;
     }
 
     private void relocateAndDelete(final long upTo, final long[] newLoc, final Map<KeyId, long[]> failedMoves,
-            final long size) throws IOException {
-        List<Long> obsolete;
+            final long size, final List<Long> onDisk) throws IOException {
+        NavigableSet<Long> obsolete;
         synchronized (core) {
             LiveSet live = core.live;
             for (int s = 0; s < newLoc.length; s++) {
@@ -153,7 +163,12 @@ public final class Compactor {
                 }
             }
             closedSizes.put(upTo + 1, size);
-            obsolete = new ArrayList<>(closedSizes.headMap(upTo, true).keySet());
+            obsolete = new TreeSet<>(closedSizes.headMap(upTo, true).keySet());
+            for (Long n : onDisk) {
+                if (n <= upTo) {
+                    obsolete.add(n); // one the store lost track of: see the class comment
+                }
+            }
             for (Long n : obsolete) {
                 files.forget(n); // no location points into it any more: relocated above
             }

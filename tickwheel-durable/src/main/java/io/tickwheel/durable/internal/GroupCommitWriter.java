@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Queue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -28,8 +28,8 @@ import java.util.function.Consumer;
  * the Throwable, and never leaves a future pending: the next batch tries the disk again.
  *
  * <p>Threading: {@link #submit} and {@link #close} are thread-safe; everything else runs on the
- * writer thread. Hand-off: a {@code LinkedBlockingQueue} (its put happens-before the take that
- * returns the op); completing an op's future publishes the result back to the caller.
+ * writer thread. Hand-off: an {@link OpHandoff}, which takes no lock (its add happens-before the poll
+ * that returns the op); completing an op's future publishes the result back to the caller.
  */
 public final class GroupCommitWriter {
 
@@ -64,7 +64,7 @@ public final class GroupCommitWriter {
     private final SegmentFiles files;
     private final boolean fsync;
     private final Host host;
-    private final LinkedBlockingQueue<JournalOp> queue = new LinkedBlockingQueue<>();
+    private final OpHandoff queue;
     private final Thread thread;
     /** Run by the writer thread as it ends, whatever ended it: lets go of the files. */
     private final Runnable onExit;
@@ -97,6 +97,7 @@ public final class GroupCommitWriter {
         this.host = host;
         this.thread = new Thread(this::loop, name);
         thread.setDaemon(true);
+        this.queue = new OpHandoff(thread);
     }
 
     /**
@@ -120,14 +121,14 @@ public final class GroupCommitWriter {
         }
         queue.add(op);
         if (closed) {
-            failQueued(queue);
+            failQueued(queue.queue());
         }
     }
 
     private void loop() {
         try {
             while (true) {
-                JournalOp first = queue.take();
+                JournalOp first = queue.next();
                 if (first == POISON) {
                     return;
                 }
@@ -157,7 +158,7 @@ public final class GroupCommitWriter {
             } finally {
                 closed = true;
                 try {
-                    failQueued(queue);
+                    failQueued(queue.queue());
                 } finally {
                     onExit.run();
                 }
@@ -333,10 +334,8 @@ public final class GroupCommitWriter {
     }
 
     /** Fails what is queued; a {@code POISON} taken with it goes back, so a busy writer still ends. */
-    static void failQueued(final LinkedBlockingQueue<JournalOp> queue) {
-        List<JournalOp> rest = new ArrayList<>();
-        queue.drainTo(rest);
-        for (JournalOp op : rest) {
+    static void failQueued(final Queue<JournalOp> queue) {
+        for (JournalOp op : OpHandoff.pollAll(queue)) {
             if (op == POISON) {
                 queue.add(POISON);
             } else {
@@ -384,7 +383,7 @@ public final class GroupCommitWriter {
         }
         Joins.await(thread, timeoutMillis);
         closed = true;
-        failQueued(queue);
+        failQueued(queue.queue());
         return !thread.isAlive();
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
@@ -17,6 +18,11 @@ import java.util.TreeMap;
  * byte, or a torn record anywhere but at the end of the last segment, is corruption: recovery
  * refuses to start, naming the file and offset, and never skips it (skipping could resurrect a
  * cancelled timeout or lose a pending one).
+ *
+ * <p>Segments that hold no record (empty, a header or part of one, zeros) add nothing, wherever
+ * they are, and the last segment for torn tails is the last that holds records: a roll whose new
+ * segment could not be written and then not deleted either leaves one behind the segment the
+ * writer went on appending to, and a crash may tear that one's tail. Cut there, it stays closed.
  *
  * <p>The last segment is reopened for appending cut to its whole records (preallocated again by
  * {@link SegmentFiles#openActive}); if it is of the older format, it is only cut, and a new segment
@@ -58,12 +64,19 @@ public final class Recovery {
         Recovery r = new Recovery();
         try {
             List<Long> numbers = files.list();
+            int tearable = numbers.size() - 1;
+            while (tearable > 0 && holdsNoRecords(files, numbers.get(tearable))) {
+                tearable--;
+            }
             RecordView view = new RecordView();
             for (int i = 0; i < numbers.size(); i++) {
                 long n = numbers.get(i);
                 boolean last = i == numbers.size() - 1;
-                long valid = r.readSegment(files, core, n, last, view);
+                long valid = r.readSegment(files, core, n, i >= tearable, view);
                 if (!last) {
+                    if (i == tearable && r.tornBytes > 0) {
+                        files.cut(n, valid); // records go to a later segment: a tail left here would not be the last
+                    }
                     r.closedSizes.put(n, valid);
                 } else if (valid > SegmentFiles.FILE_HEADER && r.format != SegmentFiles.FORMAT) {
                     files.cut(n, valid);
@@ -87,12 +100,12 @@ public final class Recovery {
     }
 
     private long readSegment(final SegmentFiles files, final JournalCore core, final long number,
-            final boolean last, final RecordView view) throws IOException {
+            final boolean tearable, final RecordView view) throws IOException {
         Path path = files.path(number);
         ByteBuffer buf = files.readAll(number);
         format = SegmentFiles.FORMAT;
-        if (last && isEmptySegment(buf, number)) {
-            // A crash while the segment was being created: nothing was ever written to it.
+        if (isEmptySegment(buf, number)) {
+            // A crash while the segment was being created, or a failed roll's: nothing was ever written to it.
             return 0;
         }
         if (buf.limit() < SegmentFiles.FILE_HEADER) {
@@ -125,7 +138,7 @@ public final class Recovery {
                 // Only zeros left: the preallocated end of the segment (or zeros a crash left there).
                 return at;
             }
-            if (status == RecordCodec.Status.TORN && last) {
+            if (status == RecordCodec.Status.TORN && tearable) {
                 tornBytes = (long) dirtyEnd - at;
                 LOG.log(Level.WARNING, path + ": cutting a torn tail of " + tornBytes + " bytes at offset " + at
                         + " (a write interrupted by a crash; it was never acknowledged)");
@@ -140,17 +153,33 @@ public final class Recovery {
 
     /** Nothing but a prefix of the header (or zeros in its place), then zeros. */
     private static boolean isEmptySegment(final ByteBuffer buf, final long number) {
+        // A whole header is a segment like any other (read as such, with its format checked).
+        return noRecords(buf, number) && (buf.limit() < SegmentFiles.FILE_HEADER
+                || !buf.slice(0, SegmentFiles.FILE_HEADER).equals(SegmentFiles.header(number)));
+    }
+
+    /** The header, a prefix of it, or zeros in its place, then nothing but zeros. */
+    private static boolean noRecords(final ByteBuffer buf, final long number) {
         ByteBuffer h = SegmentFiles.header(number);
         int n = Math.min(buf.limit(), SegmentFiles.FILE_HEADER);
-        boolean whole = buf.limit() >= SegmentFiles.FILE_HEADER;
         for (int i = 0; i < n; i++) {
             if (buf.get(i) != h.get(i) && buf.get(i) != 0) {
                 return false;
             }
-            whole &= buf.get(i) == h.get(i);
         }
-        // A whole header is a segment like any other (read as such, with its format checked).
-        return !whole && RecordCodec.allZero(buf, n);
+        return RecordCodec.allZero(buf, n);
+    }
+
+    /** Whether a segment holds no record; read whole only if zeros stand where its first record would. */
+    private static boolean holdsNoRecords(final SegmentFiles files, final long number) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(SegmentFiles.FILE_HEADER + RecordCodec.HEADER);
+        try (FileChannel ch = files.openForRead(number)) {
+            while (head.hasRemaining() && ch.read(head, head.position()) >= 0) {
+                // read until full or at the end
+            }
+        }
+        return noRecords(head.flip(), number)
+                && (head.limit() < head.capacity() || noRecords(files.readAll(number), number));
     }
 
     private static UncheckedIOException corrupt(final Path path, final long offset, final String what) {

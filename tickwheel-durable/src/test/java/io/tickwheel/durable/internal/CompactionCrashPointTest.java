@@ -3,12 +3,14 @@ package io.tickwheel.durable.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tickwheel.durable.DelegatingChannel;
 import io.tickwheel.durable.StoredTimeout;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -151,6 +153,64 @@ class CompactionCrashPointTest {
         assertThat(left).as("segments left").isEqualTo(expectedLeft);
     }
 
+    @Test
+    void sourceCloseFailsAfterPublish_nextCompactionDeletesTheCopyToo_andACancelledTimeoutStaysCancelled()
+            throws Exception {
+        Path dir = tmp.resolve("journal");
+        AtomicBoolean failClose = new AtomicBoolean();
+        ChannelFactory channels = (path, options) -> {
+            FileChannel ch = FileChannel.open(path, options);
+            // Read-only channels: the compactor's sources (recovery has read everything before arming).
+            return options.length == 1 && options[0] == StandardOpenOption.READ ? new CloseFails(ch, failClose) : ch;
+        };
+        List<Long> left;
+        List<Long> expectedLeft;
+        try (Journal j = new Journal(dir, channels)) {
+            j.schedule("cancelled-later");
+            j.schedule("keep");
+            j.roll();
+            churn(j, 5);
+            long upTo = j.files.activeNumber();
+            j.rollForCompaction();
+            failClose.set(true);
+            assertThatThrownBy(() -> new Compactor(j.core, j.files, j.closedSizes).run(upTo))
+                    .isInstanceOf(IOException.class).hasMessageContaining("injected");
+            assertThat(dir.resolve(name(upTo + 1))).as("published before the source's close failed").exists();
+            // The compacted segment holds a copy of "cancelled-later"; its cancel lands in a later segment,
+            // which the next compaction deletes: the copy must not outlive it.
+            assertThat(j.cancel("cancelled-later")).isTrue();
+            long upTo2 = j.files.activeNumber();
+            j.rollForCompaction();
+            new Compactor(j.core, j.files, j.closedSizes).run(upTo2);
+            left = segments(dir);
+            expectedLeft = List.of(upTo2 + 1, upTo2 + 2);
+        }
+        try (Journal j = new Journal(dir, ChannelFactory.DEFAULT)) {
+            assertThat(state(j.core)).as("after recovery").containsOnlyKeys("keep");
+        }
+        assertThat(left).as("segments left").isEqualTo(expectedLeft);
+    }
+
+    @Test
+    void rollThatCouldNotRecordTheClosedSegment_nextCompactionDeletesItToo() throws Exception {
+        Path dir = tmp.resolve("journal");
+        try (Journal j = new Journal(dir, ChannelFactory.DEFAULT)) {
+            j.schedule("cancelled-later");
+            j.schedule("keep");
+            // A roll whose switch succeeded and whose closedSizes.put then threw (an Error): segment 1
+            // is on disk, still pointed into, and unknown to the closed segments.
+            j.files.openActive(j.files.activeNumber() + 1, 0);
+            assertThat(j.cancel("cancelled-later")).isTrue();
+            long upTo = j.files.activeNumber();
+            j.rollForCompaction();
+            new Compactor(j.core, j.files, j.closedSizes).run(upTo);
+            assertThat(segments(dir)).as("segments left").containsExactly(upTo + 1, upTo + 2);
+        }
+        try (Journal j = new Journal(dir, ChannelFactory.DEFAULT)) {
+            assertThat(state(j.core)).as("after recovery").containsOnlyKeys("keep");
+        }
+    }
+
     /** Schedules and cancels one key {@code times} times; returns the last version given. */
     private static long churn(final Journal j, final int times) {
         long last = 0;
@@ -222,6 +282,24 @@ class CompactionCrashPointTest {
             }
         }
         return out;
+    }
+
+    /** A channel whose close fails once while armed, after closing the real one. */
+    private static final class CloseFails extends DelegatingChannel {
+        private final AtomicBoolean armed;
+
+        CloseFails(final FileChannel delegate, final AtomicBoolean armed) {
+            super(delegate);
+            this.armed = armed;
+        }
+
+        @Override
+        protected void implCloseChannel() throws IOException {
+            super.implCloseChannel();
+            if (armed.getAndSet(false)) {
+                throw new IOException("injected: close failed");
+            }
+        }
     }
 
     /**

@@ -192,7 +192,7 @@ class PreallocatedSegmentTest {
         System.arraycopy(SegmentFiles.header(2).array(), 0, half, 0, 6);
         Files.write(segment(2), half);
         assertThat(recover(CHUNK).live.size()).isEqualTo(RECORDS);
-        // A torn record in a segment that is not the last is still corruption.
+        // A torn record in a segment that a segment with records follows is still corruption.
         List<Integer> starts = new ArrayList<>();
         ByteBuffer b = ByteBuffer.wrap(first);
         RecordView v = new RecordView();
@@ -202,9 +202,23 @@ class PreallocatedSegmentTest {
         byte[] torn = Arrays.copyOf(first, first.length);
         Arrays.fill(torn, starts.get(RECORDS - 1) + 10, torn.length, (byte) 0);
         Files.write(segment(1), torn);
+        byte[] second = Arrays.copyOf(SegmentFiles.header(2).array(), starts.get(1));
+        System.arraycopy(first, starts.get(0), second, SegmentFiles.FILE_HEADER, starts.get(1) - starts.get(0));
+        Files.write(segment(2), second);
         assertThatThrownBy(() -> recover(CHUNK)).isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining(segment(1).toString())
                 .hasMessageContaining("at offset " + starts.get(RECORDS - 1) + ":");
+        // Followed only by segments without records (a failed roll's, whose delete failed), it is the
+        // journal's end: cut there, and kept closed.
+        Files.write(segment(2), half);
+        assertThat(recover(CHUNK).live.size()).isEqualTo(RECORDS - 1);
+        assertThat(Files.size(segment(1))).isEqualTo((long) starts.get(RECORDS - 1));
+        // Two such segments, the first empty: still read as holding nothing once records follow it.
+        Files.write(segment(1), torn);
+        Files.write(segment(2), new byte[0]);
+        Files.write(segment(3), half);
+        write("n", 1, CHUNK);
+        assertThat(recover(CHUNK).live.size()).isEqualTo(RECORDS);
     }
 
     @Test

@@ -5,7 +5,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Queue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -17,7 +17,8 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * Hazard: a close whose wait for the writer ran out (a force that hangs) fails what is still queued
  * ({@code GroupCommitWriter.failQueued}), and the writer's stop signal ({@code POISON}, queued by that
  * close) is among it. If {@code failQueued} kept the signal instead of putting it back, the writer,
- * once done with its batch, would wait in {@code take()} forever: its thread never ends, never lets go
+ * once done with its batch, would sleep in {@code OpHandoff.next()} for good (waking each second to
+ * an empty queue): its thread never ends, never lets go
  * of the files ({@link FileHolders}), and the directory stays locked until the process exits. A
  * submit that read {@code closed} as false, queued its op and then saw {@code closed} fails the queue
  * too, racing the close's {@code failQueued}. Every op must end once: written (taken into the
@@ -25,7 +26,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  *
  * <p>Modelled on the writer's queue itself, with no writer thread and no files: the actors run the
  * real {@code failQueued} and mirror the writer loop's take and drain ({@code poll} stands in for
- * {@code take}: null is where the writer would wait). The queue starts as such a close left it: op1
+ * {@code next()}: null is where the writer would sleep). The queue starts as such a close left it: op1
  * (queued before the close), {@code POISON}, op2 (a submit that had not seen {@code closed} yet). Each
  * nested test races two of the three parties (the close's {@code failQueued}, a late submit of op3
  * with its {@code failQueued}, the writer's next take; two actors, as the 2-core CI box schedules no
@@ -47,7 +48,9 @@ public abstract class FailQueuedVsWriterStop {
 
     private static final JournalOp POISON = GroupCommitWriter.POISON;
 
-    private final LinkedBlockingQueue<JournalOp> queue = new LinkedBlockingQueue<>();
+    /** The writer's hand-off as the real writer has it; no thread sleeps on it here. */
+    private final OpHandoff handoff = new OpHandoff(Thread.currentThread());
+    private final Queue<JournalOp> queue = handoff.queue();
     private final JournalOp op1 = JournalOp.cancel("t", "1");
     private final JournalOp op2 = JournalOp.cancel("t", "2");
     private final JournalOp op3 = JournalOp.cancel("t", "3");
@@ -80,7 +83,7 @@ public abstract class FailQueuedVsWriterStop {
             writerEnds = 1;
         } else if (first != null) {
             batch.add(first);
-            queue.drainTo(batch, GroupCommitWriter.MAX_BATCH - 1);
+            handoff.drainTo(batch, GroupCommitWriter.MAX_BATCH - 1);
             writerEnds = batch.remove(POISON) ? 1 : 0;
         }
     }
