@@ -30,12 +30,10 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(id = "1, 1, 0, 1", expect = ACCEPTABLE, desc = "cancelled while the body ran: interrupted, cleared")
 @Outcome(id = "0, 1, 0, 1", expect = ACCEPTABLE, desc = "the run ended first: nothing to cancel")
 @Outcome(expect = FORBIDDEN, desc = "an interrupt leaked past the run, or no termination")
-public class CancelInterruptVsRunEnd {
+public class CancelInterruptVsRunEnd extends DispatchedTaskRig {
 
-    private Runnable dispatched;
-    private final ScheduledExecutorCore core = new ScheduledExecutorCore(new StubTimer(), r -> dispatched = r);
     private volatile int ran;
-    /** Dispatched at once (no delay): READY, in {@code dispatched}, for the worker actor to run. */
+    /** Dispatched at once (no delay): READY, kept by the rig for the worker actor to run. */
     private final ScheduledTask<?> task = core.schedule(() -> {
         ran = 1;
         return null;
@@ -48,8 +46,7 @@ public class CancelInterruptVsRunEnd {
      */
     @Actor
     public void worker(final IIII_Result r) {
-        dispatched.run();
-        r.r3 = Thread.interrupted() ? 1 : 0;
+        r.r3 = runAsPoolThread();
     }
 
     /**

@@ -30,16 +30,14 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(id = "0, 0, 0, 1", expect = ACCEPTABLE, desc = "shutdownNow claimed it before it started")
 @Outcome(id = "1, 1, 0, 1", expect = ACCEPTABLE, desc = "it ran under shutdownNow: interrupted, then cleared")
 @Outcome(expect = FORBIDDEN, desc = "a body ran under shutdownNow without its interrupt, or one leaked")
-public class ShutdownNowVsRunStart {
+public class ShutdownNowVsRunStart extends DispatchedTaskRig {
 
-    private Runnable dispatched;
-    private final ScheduledExecutorCore core = new ScheduledExecutorCore(new StubTimer(), r -> dispatched = r);
     private volatile boolean stopped;
     private volatile int ran;
     private volatile int sawInterrupt;
     private volatile int claimed;
     /**
-     * Dispatched at once (no delay): READY, in {@code dispatched}, for the worker actor to run. The
+     * Dispatched at once (no delay): READY, kept by the rig for the worker actor to run. The
      * body waits until shutdownNow has returned, so if it runs at all, shutdownNow found it running.
      */
     private final ScheduledTask<?> task = core.schedule(() -> {
@@ -58,8 +56,7 @@ public class ShutdownNowVsRunStart {
      */
     @Actor
     public void worker(final IIII_Result r) {
-        dispatched.run();
-        r.r3 = Thread.interrupted() ? 1 : 0;
+        r.r3 = runAsPoolThread();
     }
 
     /**
