@@ -169,13 +169,17 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
         try {
             workers.execute(task);
         } catch (Throwable t) {
-            // An Error too (a pool that cannot start a thread throws OutOfMemoryError): the task will
-            // not run, so its future fails and it leaves the registry, whatever was thrown.
+            // An Error too (a pool that cannot start a thread throws OutOfMemoryError). Unless the
+            // workers took the task before they threw and its body has started, it never will (its
+            // run finds it DEAD), so its future fails and it leaves the registry; a body that started
+            // is settled by its run's end, and the executor must not look terminated meanwhile.
             RejectedExecutionException rejected = t instanceof RejectedExecutionException r
                     ? r
                     : new RejectedExecutionException("the workers refused the task", t);
-            task.reject(rejected);
-            untrack(task);
+            if (task.claimNeverStarted()) {
+                task.reject(rejected);
+                untrack(task);
+            }
             if (throwOnReject) {
                 if (t instanceof Error e) {
                     throw e; // the caller's own thread: an Error stays an Error

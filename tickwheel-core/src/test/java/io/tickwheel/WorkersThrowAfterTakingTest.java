@@ -1,0 +1,99 @@
+package io.tickwheel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Workers whose {@code execute} throws after it handed the task on (a decorator that throws after
+ * delegating; a {@code ThreadPoolExecutor} that queued it, then failed to start a thread): if the
+ * body has already started, it is not a refusal. Its future waits for it, and the executor does
+ * not terminate while it runs. Before 2026-11-29 the task's future failed and it left the
+ * registry, so {@code isTerminated()} was true with the body still running.
+ */
+class WorkersThrowAfterTakingTest {
+
+    /** Hands each task to a real pool, waits until its body starts, then throws. */
+    private static final class ThrowAfterTaking extends AbstractExecutorService {
+        private final ExecutorService pool = Executors.newSingleThreadExecutor();
+        private final CountDownLatch started;
+
+        ThrowAfterTaking(final CountDownLatch started) {
+            this.started = started;
+        }
+
+        @Override
+        public void execute(final Runnable command) {
+            pool.execute(command);
+            try {
+                started.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new RejectedExecutionException("thrown after the task was handed on");
+        }
+
+        @Override
+        public void shutdown() {
+            pool.shutdown();
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            return pool.shutdownNow();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return pool.isShutdown();
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return pool.isTerminated();
+        }
+
+        @Override
+        public boolean awaitTermination(final long timeout, final TimeUnit unit) throws InterruptedException {
+            return pool.awaitTermination(timeout, unit);
+        }
+    }
+
+    @Test
+    void aBodyThatStartedBeforeTheWorkersThrew_isNotARefusal() throws Exception {
+        HierarchicalWheelTimer timer = HierarchicalWheelTimer.builder().tickDuration(Duration.ofMillis(1)).build();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ThrowAfterTaking workers = new ThrowAfterTaking(started);
+        WheelScheduledExecutorService ses = new WheelScheduledExecutorService(timer, workers);
+        try {
+            ScheduledFuture<String> future = ses.schedule(() -> {
+                started.countDown();
+                release.await(10, TimeUnit.SECONDS);
+                return "ran";
+            }, 1, TimeUnit.MILLISECONDS);
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            // The timer's thread handles the throw right after the body started: microseconds.
+            Thread.sleep(200);
+            ses.shutdown();
+            assertThat(future.isDone()).as("the future waits for the running body").isFalse();
+            assertThat(ses.isTerminated()).as("not terminated while a body runs").isFalse();
+            release.countDown();
+            assertThat(future.get(10, TimeUnit.SECONDS)).isEqualTo("ran");
+            assertThat(ses.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            release.countDown();
+            workers.shutdownNow();
+            timer.stop();
+        }
+    }
+}
