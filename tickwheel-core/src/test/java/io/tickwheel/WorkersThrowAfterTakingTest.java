@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,20 +23,30 @@ import org.junit.jupiter.api.Test;
  */
 class WorkersThrowAfterTakingTest {
 
-    /** Hands each task to a real pool, waits until its body starts, then throws. */
+    /**
+     * Hands each task to a real pool; the first time, waits until {@code handedOn} opens (the body
+     * started, or ran and was re-armed), then throws.
+     */
     private static final class ThrowAfterTaking extends AbstractExecutorService {
         private final ExecutorService pool = Executors.newSingleThreadExecutor();
-        private final CountDownLatch started;
+        private final CountDownLatch handedOn;
+        private final long extraWaitMillis;
+        private final AtomicInteger executes = new AtomicInteger();
 
-        ThrowAfterTaking(final CountDownLatch started) {
-            this.started = started;
+        ThrowAfterTaking(final CountDownLatch handedOn, final long extraWaitMillis) {
+            this.handedOn = handedOn;
+            this.extraWaitMillis = extraWaitMillis;
         }
 
         @Override
         public void execute(final Runnable command) {
             pool.execute(command);
+            if (executes.getAndIncrement() > 0) {
+                return;
+            }
             try {
-                started.await(10, TimeUnit.SECONDS);
+                handedOn.await(10, TimeUnit.SECONDS);
+                Thread.sleep(extraWaitMillis);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -73,7 +84,7 @@ class WorkersThrowAfterTakingTest {
         HierarchicalWheelTimer timer = HierarchicalWheelTimer.builder().tickDuration(Duration.ofMillis(1)).build();
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ThrowAfterTaking workers = new ThrowAfterTaking(started);
+        ThrowAfterTaking workers = new ThrowAfterTaking(started, 0);
         WheelScheduledExecutorService ses = new WheelScheduledExecutorService(timer, workers);
         try {
             ScheduledFuture<String> future = ses.schedule(() -> {
@@ -92,6 +103,33 @@ class WorkersThrowAfterTakingTest {
             assertThat(ses.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         } finally {
             release.countDown();
+            workers.shutdownNow();
+            timer.stop();
+        }
+    }
+
+    @Test
+    void aPeriodicTaskThatRanBeforeTheWorkersThrew_goesOn() throws Exception {
+        HierarchicalWheelTimer timer = HierarchicalWheelTimer.builder().tickDuration(Duration.ofMillis(1)).build();
+        CountDownLatch firstRunEnded = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        // Throws only after the first run has ended and re-armed (its phase is back to waiting).
+        ThrowAfterTaking workers = new ThrowAfterTaking(firstRunEnded, 100);
+        WheelScheduledExecutorService ses = new WheelScheduledExecutorService(timer, workers);
+        try {
+            ScheduledFuture<?> future = ses.scheduleAtFixedRate(() -> {
+                runs.incrementAndGet();
+                firstRunEnded.countDown();
+            }, 1, 20, TimeUnit.MILLISECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (runs.get() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(runs.get()).as("it runs on after the throw").isGreaterThanOrEqualTo(3);
+            assertThat(future.isDone()).as("its schedule did not end").isFalse();
+            future.cancel(false);
+        } finally {
+            ses.shutdownNow();
             workers.shutdownNow();
             timer.stop();
         }

@@ -176,7 +176,7 @@ public final class ScheduledExecutorCore extends AbstractExecutorService impleme
             RejectedExecutionException rejected = t instanceof RejectedExecutionException r
                     ? r
                     : new RejectedExecutionException("the workers refused the task", t);
-            if (task.claimNeverStarted()) {
+            if (task.claimUnstartedDispatch()) {
                 task.reject(rejected);
                 untrack(task);
             }

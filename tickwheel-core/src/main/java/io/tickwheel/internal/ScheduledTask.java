@@ -168,7 +168,12 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
 
     /** For shutdownNow: true if the task has not started and now never will. */
     boolean claimNeverStarted() {
-        return casPhase(WAITING, DEAD) || casPhase(READY, DEAD);
+        return casPhase(WAITING, DEAD) || claimUnstartedDispatch();
+    }
+
+    /** For a dispatch the workers threw on: true if the body has not started and now never will. */
+    boolean claimUnstartedDispatch() {
+        return casPhase(READY, DEAD); // not WAITING: for a periodic task that is a run that has ended
     }
 
     /**
@@ -337,11 +342,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         return cancelled;
     }
 
-    /**
-     * In spells ({@link SpellWait}): FutureTask wakes its waiters with calls made after the result
-     * is set, and a deep caller's stack overflow among them (a cancel far down a stack) would
-     * otherwise leave a waiter asleep for good on a future that is done.
-     */
+    /** In spells ({@link SpellWait}): a waiter a deep caller's overflow failed to wake still wakes. */
     @Override
     public V get() throws InterruptedException, ExecutionException {
         return SpellWait.untimed(this::getWithin);
@@ -387,8 +388,7 @@ public final class ScheduledTask<V> extends FutureTask<V> implements RunnableSch
         return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
     }
 
-    /** Identity, stated because compareTo is overridden: distinct tasks never compare equal. */
-    @Override
+    @Override // identity, stated because compareTo is overridden: distinct tasks never compare equal
     public boolean equals(final Object other) {
         return this == other;
     }

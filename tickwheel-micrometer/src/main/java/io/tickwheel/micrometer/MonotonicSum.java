@@ -18,6 +18,8 @@ final class MonotonicSum {
     private long last;
     /** Nanoseconds; guarded by this. */
     private double total;
+    /** Whether a sum was read; guarded by this. */
+    private boolean started;
 
     /**
      * Takes a newer reading of the sum.
@@ -26,6 +28,13 @@ final class MonotonicSum {
      * @return the total so far, in nanoseconds: never less than a value returned before
      */
     synchronized double advance(final long sum) {
+        if (!started) {
+            // The first reading is the whole sum so far, wrapped already if it is negative.
+            started = true;
+            last = sum;
+            total = sum >= 0 ? sum : sum + 0x1p64;
+            return total;
+        }
         long growth = sum - last;
         if (growth > 0) {
             total += growth;

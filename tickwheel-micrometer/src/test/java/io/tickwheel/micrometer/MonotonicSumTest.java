@@ -35,4 +35,12 @@ class MonotonicSumTest {
         assertThat(total.advance(9_000)).as("an older snapshot").isEqualTo(10_000.0);
         assertThat(total.advance(12_000)).isEqualTo(12_000.0);
     }
+
+    @Test
+    void boundAfterTheSumHasWrapped_startsFromTheWholeSum_andGrows() {
+        MonotonicSum total = new MonotonicSum();
+        double first = total.advance(Long.MIN_VALUE + 10);
+        assertThat(first).as("2^63 + 10 ns so far").isEqualTo(0x1p63 + 10);
+        assertThat(total.advance(Long.MIN_VALUE + 1_000_000)).isGreaterThan(first);
+    }
 }

@@ -73,6 +73,9 @@ final class LeaseLoop implements Runnable {
         this.log = log;
     }
 
+    /** Set when the sink threw on a delivery this round; lease thread only. */
+    private boolean sinkRefused;
+
     /** A payload heard on the channel. */
     void offer(final String payload) {
         inbox.add(payload);
@@ -140,6 +143,10 @@ final class LeaseLoop implements Runnable {
                         refresh.clear();
                     }
                     reloadRefused(c);
+                }
+                if (sinkRefused) {
+                    sinkRefused = false;
+                    resync = true; // the next round delivers again what the sink threw on
                 }
             } catch (SQLException | RuntimeException | Error e) {
                 // An Error too (out of memory while loading, a sink that threw one): the thread must
@@ -298,19 +305,18 @@ final class LeaseLoop implements Runnable {
 
     /**
      * Hands {@code t} to the sink if it is new here. A sink that throws did not take it: the delivery
-     * is forgotten and the throw ends the round, whose resync delivers it again (a sink that kept it
-     * would have let it go unfired, as nothing else delivers a timeout twice).
+     * is forgotten, so a later resync delivers it again (nothing else delivers a timeout twice),
+     * and the round goes on with the rest, so one timeout the sink always refuses holds up no other.
      */
     private void deliver(final StoredTimeout t) {
         if (leases.deliverable(t)) {
-            boolean taken = false;
             try {
                 sink.deliver(t);
-                taken = true;
-            } finally {
-                if (!taken) {
-                    leases.undelivered(t);
-                }
+            } catch (RuntimeException | Error e) {
+                leases.undelivered(t);
+                sinkRefused = true;
+                log.warn("sink", "PostgresStore: the timer's sink threw on deliver of " + t
+                        + "; it is delivered again on the next round", e);
             }
         }
     }

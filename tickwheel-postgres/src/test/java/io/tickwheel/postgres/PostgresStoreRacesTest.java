@@ -165,6 +165,27 @@ class PostgresStoreRacesTest {
     }
 
     @Test
+    void aTimeoutTheSinkAlwaysRefuses_holdsUpNoOther() throws Exception {
+        String table = freshTable();
+        BlockingQueue<StoredTimeout> delivered = new LinkedBlockingQueue<>();
+        AtomicInteger refusals = new AtomicInteger();
+        try (PostgresStore store = store(ds, table, "refused")) {
+            store.open(sink(t -> {
+                if (t.key().equals("refused")) {
+                    refusals.incrementAndGet();
+                    throw new IllegalStateException("this sink never takes it");
+                }
+                delivered.add(t);
+            }), Clock.systemUTC());
+            Instant second = Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.SECONDS);
+            store.schedule("t", "refused", new byte[0], second.plusMillis(100)).join();
+            StoredTimeout later = store.schedule("t", "later", new byte[0], second.plusMillis(500)).join();
+            assertThat(delivered.poll(15, TimeUnit.SECONDS)).as("the one after it, in its slice").isEqualTo(later);
+            await().atMost(Duration.ofSeconds(10)).until(() -> refusals.get() >= 2); // and it is offered again
+        }
+    }
+
+    @Test
     void aDriverErrorWhileRecordingDone_failsThatBatchOnly() throws Exception {
         String table = freshTable();
         AtomicInteger errorsLeft = new AtomicInteger(1);
