@@ -57,13 +57,7 @@ final class Listener implements Runnable {
 
     Listener(final DataSource dataSource, final String channel, final Consumer<String> onPayload,
             final Runnable onGap, final Log log) {
-        this.dataSource = dataSource;
-        this.channel = channel;
-        this.onPayload = onPayload;
-        this.onGap = onGap;
-        this.log = log;
-        this.pingNanos = PING_NANOS;
-        this.networkTimeoutMillis = NETWORK_TIMEOUT_MILLIS;
+        this(dataSource, channel, onPayload, onGap, log, PING_NANOS, NETWORK_TIMEOUT_MILLIS);
     }
 
     /** Test seam: pings and the network timeout shorter than a test's patience. */

@@ -143,11 +143,7 @@ public final class DueScanner implements Runnable {
     }
 
     private static void log(final String message, final Throwable e) {
-        try {
-            LOG.log(Level.ERROR, message, e);
-        } catch (Throwable ignored) {
-            // a broken logging backend (or no memory to log with) must not kill the scanner either
-        }
+        QuietLog.log(LOG, Level.ERROR, message, e);
     }
 
     /** Runs a scan soon (a clock jump, a finished backlog). */

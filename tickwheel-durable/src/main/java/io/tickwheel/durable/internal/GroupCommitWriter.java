@@ -307,11 +307,7 @@ public final class GroupCommitWriter {
     }
 
     private static void warn(final String message, final Throwable e) {
-        try {
-            LOG.log(Level.WARNING, message, e);
-        } catch (Throwable ignored) {
-            // a broken logging backend must not kill the writer either
-        }
+        QuietLog.log(LOG, Level.WARNING, message, e);
     }
 
     private void cutBack(final long start) {

@@ -140,12 +140,8 @@ public final class JournalOp {
                 future.completeExceptionally(failure);
             }
         } catch (Throwable e) {
-            try {
-                System.getLogger(GroupCommitWriter.class.getName()).log(Level.WARNING,
-                        "a stage chained to a journal future threw on the writer", e);
-            } catch (Throwable ignored) {
-                // a broken logging backend must not kill the writer either
-            }
+            QuietLog.log(System.getLogger(GroupCommitWriter.class.getName()), Level.WARNING,
+                    "a stage chained to a journal future threw on the writer", e);
         }
     }
 

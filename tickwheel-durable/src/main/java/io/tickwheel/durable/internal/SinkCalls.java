@@ -101,11 +101,7 @@ public final class SinkCalls {
     }
 
     private static void log(final String message, final Throwable e) {
-        try {
-            LOG.log(Level.ERROR, message, e);
-        } catch (Throwable ignored) {
-            // a broken logging backend must not cost the calls after this one
-        }
+        QuietLog.log(LOG, Level.ERROR, message, e);
     }
 
     private record Revoke(String type, String key, long version) {
