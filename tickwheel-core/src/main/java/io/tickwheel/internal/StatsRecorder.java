@@ -178,7 +178,8 @@ public final class StatsRecorder {
     /** A task timed on its own that ran slow. */
     private void slowTask(final Object task, final long nanos) {
         String name = TimeoutNode.describe(task);
-        reportSlow(name, "TimerTask " + name + " of " + timerName + " ran for", nanos);
+        reportSlow(name, new StringBuilder(160).append("TimerTask ").append(name).append(" of ").append(timerName)
+                .append(" ran for"), nanos);
     }
 
     /** A slow group: counted as one slow task, with every task that may have been it named. */
@@ -187,23 +188,38 @@ public final class StatsRecorder {
         for (int i = 0; i < count; i++) {
             names.append(i == 0 ? "" : i == count - 1 ? " or " : ", ").append(TimeoutNode.describe(tasks[i]));
         }
-        reportSlow(names.toString(), "One of the TimerTasks " + names + " of " + timerName
-                + ", run back to back in a burst and timed together, ran for up to", nanos);
+        reportSlow(names.toString(), new StringBuilder(names.length() + 160).append("One of the TimerTasks ")
+                .append(names).append(" of ").append(timerName)
+                .append(", run back to back in a burst and timed together, ran for up to"), nanos);
     }
 
     /** Milliseconds, or microseconds under one: a threshold of 80 us must not read "0 ms". */
     static String duration(final long nanos) {
-        return nanos < TimeUnit.MILLISECONDS.toNanos(1) ? TimeUnit.NANOSECONDS.toMicros(nanos) + " us"
-                : TimeUnit.NANOSECONDS.toMillis(nanos) + " ms";
+        return appendDuration(new StringBuilder(16), nanos).toString();
     }
 
-    /** Counted, logged once (it ran once) and sent to JFR; a failing log backend harms nothing. */
-    private void reportSlow(final String taskName, final String what, final long nanos) {
+    private static StringBuilder appendDuration(final StringBuilder text, final long nanos) {
+        return nanos < TimeUnit.MILLISECONDS.toNanos(1)
+                ? text.append(TimeUnit.NANOSECONDS.toMicros(nanos)).append(" us")
+                : text.append(TimeUnit.NANOSECONDS.toMillis(nanos)).append(" ms");
+    }
+
+    /**
+     * Counted, logged once (it ran once) and sent to JFR; a failing log backend harms nothing. It
+     * runs on the worker, so its first call must not bootstrap anything heavy: the message is
+     * built with a StringBuilder, not with {@code +}, whose first use in a class spins up the
+     * JDK's string concatenation factory (about 10 ms on a 2-core VM, during which nothing fires;
+     * SlowTaskReportTest), and the JFR event is sent only once a recording initialized JFR.
+     */
+    private void reportSlow(final String taskName, final StringBuilder what, final long nanos) {
         slowTasks.incrementAndGet();
         try {
-            logger.log(System.Logger.Level.WARNING, what + " " + duration(nanos) + " (slow-task threshold "
-                    + duration(slowTaskNanos) + ")"
-                    + (tasksOnExecutor ? "" : "; every timeout due meanwhile fired late"));
+            appendDuration(what.append(' '), nanos).append(" (slow-task threshold ");
+            appendDuration(what, slowTaskNanos).append(')');
+            if (!tasksOnExecutor) {
+                what.append("; every timeout due meanwhile fired late");
+            }
+            logger.log(System.Logger.Level.WARNING, what.toString());
         } catch (Throwable ignored) {
             // The count and the JFR event still record it; the worker must not die of a logger.
         }
