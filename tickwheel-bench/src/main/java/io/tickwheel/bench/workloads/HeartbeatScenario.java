@@ -76,23 +76,54 @@ public final class HeartbeatScenario implements Workload {
         long heapArmed = Probes.usedHeapAfterGc();
         ctx.progress("armed %,d connections", connections);
 
+        // The window's timer is the one warmed up, by the same reads (see SteadyWarmUp): until
+        // 2026-11-29 the window opened right after arming and measured the compilers as well.
+        // Two idle periods at least, the same for every timer: by then every connection armed
+        // above was read or has timed out, so each timer's window meets the same steady mix of
+        // reads and expiries whenever its compilers go quiet.
+        long duration = duration(sizes);
+        SteadyWarmUp warmUp = new SteadyWarmUp(2 * idle, 2 * idle + 2 * duration);
         Pacer pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, reads(sizes));
+        long now;
+        long i = 0;
+        do {
+            now = pacer.awaitSlot(i++);
+            read(timer, lateness, handles, random.nextInt(connections), now, idle);
+        } while (!warmUp.over(now));
+        ctx.progress(warmUp.describe());
+        // Collected before the window, as for rpc and lease (see RpcScenario). The collection
+        // stops the world for about half a second here, and the timeouts due meanwhile fire late
+        // after it: the reads go on for a second before the window opens, so that the window
+        // meets the steady state and not the catch-up.
+        Probes.usedHeapAfterGc();
+        pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, reads(sizes));
+        long settle = reads(sizes);
+        for (long j = 0; j < settle; j++) {
+            now = pacer.awaitSlot(j);
+            read(timer, lateness, handles, random.nextInt(connections), now, idle);
+        }
+        lateness.startInterval();
         Window window = Window.open();
-        for (long i = 0; i < readCount; i++) {
-            long now = pacer.awaitSlot(i);
-            int c = random.nextInt(connections);
-            timer.cancel(handles[c]);
-            handles[c] = timer.schedule(timer.prepare(new DeadlineTask(lateness, now + idle)),
-                    idle);
+        for (long j = settle; j < settle + readCount; j++) {
+            now = pacer.awaitSlot(j);
+            read(timer, lateness, handles, random.nextInt(connections), now, idle);
         }
         window.close();
         timer.stop();
         Metrics m = ctx.newMetrics();
         window.put(m, "reads", readCount);
+        warmUp.put(m);
         m.put("connections", connections);
         m.put("maxLagMs", pacer.maxLagNanos() / 1e6);
         m.put("bytesPerConnection", (double) (heapArmed - heapBefore) / connections);
         m.put("heapRetainedMb", (heapArmed - heapBefore) / 1e6);
         lateness.summarize(m);
+    }
+
+    /** A read on connection {@code c}: its idle timeout is cancelled and armed again. */
+    private static void read(final BenchTimer timer, final LiveLateness lateness, final Object[] handles,
+            final int c, final long now, final long idle) {
+        timer.cancel(handles[c]);
+        handles[c] = timer.schedule(timer.prepare(new DeadlineTask(lateness, now + idle)), idle);
     }
 }

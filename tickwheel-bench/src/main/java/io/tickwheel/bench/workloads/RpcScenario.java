@@ -49,44 +49,70 @@ public final class RpcScenario implements Workload {
     @Override
     public void run(final RunContext ctx) throws InterruptedException {
         int rate = rate(ctx.sizes());
-        long requests = rate * duration(ctx.sizes()) / Tasks.SECOND;
-        send(ctx, Math.min(rate, 50_000), Math.min(requests, 50_000), false);
-        ctx.progress("warmed up");
-        send(ctx, rate, requests, true);
-    }
-
-    private static void send(final RunContext ctx, final int rate, final long requests,
-            final boolean report) throws InterruptedException {
+        long duration = duration(ctx.sizes());
+        long requests = rate * duration / Tasks.SECOND;
         BenchTimer timer = ctx.newTimer();
         LiveLateness lateness = new LiveLateness();
         CancelQueue responses = new CancelQueue();
         timer.schedule(timer.prepare(Tasks.NOOP), Tasks.HOUR);
         long heapBefore = Probes.usedHeapAfterGc();
+        // The window's timer is the one warmed up (see SteadyWarmUp): a warm-up timer of its own,
+        // stopped before the window's started, deoptimized the worker's code on the way.
+        SteadyWarmUp warmUp = new SteadyWarmUp(duration / 2, 4 * duration);
         Pacer pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, rate);
+        long now;
+        long i = 0;
+        do {
+            now = pacer.awaitSlot(i);
+            request(timer, lateness, responses, now, i++);
+        } while (!warmUp.over(now));
+        ctx.progress(warmUp.describe());
+        // Collected before the window, as W1 is before each round and lease before its window:
+        // without it the window allocates into heap pages never touched before and pays their
+        // page faults, which a long-running service's recycled heap does not. The load goes on
+        // after the pause for one timeout's length before the window opens, so that what the
+        // pause held up has fired and the window meets the steady state again.
+        Probes.usedHeapAfterGc();
+        pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, rate);
+        long settle = rate * TIMEOUT / Tasks.SECOND;
+        for (long j = 0; j < settle; j++) {
+            request(timer, lateness, responses, pacer.awaitSlot(j), j);
+        }
+        lateness.startInterval();
         Window window = Window.open();
         long answered = 0;
-        for (long i = 0; i < requests; i++) {
-            long now = pacer.awaitSlot(i);
-            answered += responses.cancelDue(timer, now);
-            Object handle = timer.schedule(
-                    timer.prepare(new DeadlineTask(lateness, now + TIMEOUT)), TIMEOUT);
-            if (i % LOST_ONE_IN != LOST_ONE_IN - 1) {
-                responses.add(handle, now + RESPONSE);
-            }
+        for (long j = settle; j < settle + requests; j++) {
+            now = pacer.awaitSlot(j);
+            answered += request(timer, lateness, responses, now, j);
         }
         window.close();
         long heapAfter = Probes.usedHeapAfterGc();
-        answered += responses.cancelDue(timer, Long.MAX_VALUE);
+        responses.cancelDue(timer, Long.MAX_VALUE);
         Probes.sleepNanos(TIMEOUT + Math.max(100 * Tasks.MS, 3 * ctx.spec().tickNanos()));
         timer.stop();
-        if (report) {
-            Metrics m = ctx.newMetrics();
-            window.put(m, "requests", requests);
-            m.put("targetPerSec", rate);
-            m.put("cancelled", answered);
-            m.put("maxLagMs", pacer.maxLagNanos() / 1e6);
-            m.put("heapRetainedMb", (heapAfter - heapBefore) / 1e6);
-            lateness.summarize(m);
+        Metrics m = ctx.newMetrics();
+        window.put(m, "requests", requests);
+        warmUp.put(m);
+        m.put("targetPerSec", rate);
+        m.put("cancelled", answered);
+        m.put("maxLagMs", pacer.maxLagNanos() / 1e6);
+        m.put("heapRetainedMb", (heapAfter - heapBefore) / 1e6);
+        lateness.summarize(m);
+    }
+
+    /**
+     * Sends request {@code i}: answers (cancels) the requests whose response is due, then arms
+     * this one's timeout, whose response is due in {@link #RESPONSE} unless it is lost.
+     *
+     * @return how many responses came in
+     */
+    private static int request(final BenchTimer timer, final LiveLateness lateness,
+            final CancelQueue responses, final long now, final long i) {
+        int answered = responses.cancelDue(timer, now);
+        Object handle = timer.schedule(timer.prepare(new DeadlineTask(lateness, now + TIMEOUT)), TIMEOUT);
+        if (i % LOST_ONE_IN != LOST_ONE_IN - 1) {
+            responses.add(handle, now + RESPONSE);
         }
+        return answered;
     }
 }
