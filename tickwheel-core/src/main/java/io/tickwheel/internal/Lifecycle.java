@@ -32,10 +32,12 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
     static final int STOPPED = 2;
 
     private static final VarHandle STATE;
+    private static final VarHandle REPORT;
 
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(Lifecycle.class, "state", int.class);
+            REPORT = MethodHandles.lookup().findVarHandle(Lifecycle.class, "reported", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -51,6 +53,11 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
     /** A failed worker's drain, already told (else empty): set before {@code terminated}, taken by one stop(). */
     private final AtomicReference<Set<Timeout>> failedDrain = new AtomicReference<>(Collections.emptySet());
     private volatile Cleaner.Cleanable leakGuard;
+    /** Taken (CAS) by the stop() that reports the pending set; given back if that call fails. */
+    @SuppressWarnings("UnusedVariable") // reason: read through REPORT's compareAndSet
+    private volatile boolean reported;
+    /** How many of the drained set a failed stop() told already; written by the reporting stop() only. */
+    private int told;
 
     /**
      * Creates the lifecycle and the worker it controls, and asks for the worker thread, once.
@@ -114,9 +121,13 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
                         LockSupport.parkNanos(10_000L);
                     }
                     Set<Timeout> drained = worker.unprocessed();
-                    if (ours && drained != null) {
-                        releaseLeakGuard();
-                        tellCancelled(drained);
+                    if (ours) {
+                        // Reported here (told, not returned: start() throws), never by a later stop().
+                        reported = true;
+                        if (drained != null) {
+                            releaseLeakGuard();
+                            tellCancelled(drained);
+                        }
                     }
                     throw e;
                 }
@@ -127,6 +138,13 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
 
     /**
      * Stops the worker and returns the timeouts it cancelled; see {@code Timer#stop()}.
+     *
+     * <p>The set goes to the first stop() that finds the worker's drain done and takes the report,
+     * which is one CAS. If that call then fails (a StackOverflowError in a deep caller, or a
+     * {@code cancelled()} callback whose failure cannot even be logged), it gives the report back
+     * (a field write, which cannot fail) and the timeouts it had already told stay told: a retried
+     * stop() tells the rest and returns the whole set. Until 2026-11-29 the caller that won the
+     * state CAS owned the set, and an Error after that CAS lost it for good.
      *
      * @return the pending timeouts, cancelled, each already told through {@code cancelled()}
      */
@@ -139,21 +157,54 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
         do {
             previous = state;
             if (previous == STOPPED) {
-                // Another stop() (or the leak guard) won and gets the set, or the worker failed and left
-                // it for the first stop(); either way nothing is pending, and the thread has ended,
-                // once this returns.
-                awaitWorkerExit();
-                return failedDrain.getAndSet(Collections.emptySet());
+                break;
             }
         } while (!STATE.compareAndSet(this, previous, STOPPED));
-        releaseLeakGuard();
+        releaseLeakGuard(); // idempotent: again here if an earlier stop() failed before it
         if (previous == INIT) {
+            // Never started: no worker, nothing pending; a later stop() finds terminated at once.
             terminated = true;
             return Collections.emptySet();
         }
+        // Another stop() (or the leak guard) may have won the state; either way nothing is
+        // pending, and the thread has ended, once this returns.
         awaitWorkerExit();
-        Set<Timeout> cancelled = worker.unprocessed(); // null if the drain itself failed: nothing to report
-        return cancelled == null ? Collections.emptySet() : tellCancelled(cancelled);
+        if (!REPORT.compareAndSet(this, false, true)) {
+            return Collections.emptySet();
+        }
+        try {
+            Set<Timeout> failed = failedDrain.get();
+            if (!failed.isEmpty()) {
+                return failed; // told by the failed worker already
+            }
+            Set<Timeout> drained = worker.unprocessed(); // null if the drain itself failed: nothing to report
+            return drained == null ? Collections.emptySet() : tellRest(drained);
+        } catch (Throwable t) {
+            reported = false; // a retried stop() reports instead; cannot fail
+            throw t;
+        }
+    }
+
+    /**
+     * Tells each drained timeout not yet told that it was cancelled, in the set's iteration order
+     * (stable, since nothing changes the set once the worker ended), and returns the set as stop()
+     * hands it out. {@code told} counts how far an earlier call got before it failed.
+     *
+     * <p>Counted after each call, with nothing that can fail in between (a field write): a
+     * {@code cancelled()} that returned is never called again, and one that a failure kept from
+     * being called is called by the retry. What {@code cancelled()} itself throws is logged and
+     * counts as told, as always; only a failure that escapes that (its log failing too) has the
+     * retry call it once more.
+     */
+    private Set<Timeout> tellRest(final Set<Timeout> drained) {
+        int index = 0;
+        for (Timeout timeout : drained) {
+            if (index++ >= told) {
+                ((TimeoutNode) timeout).notifyCancelled();
+                told = index;
+            }
+        }
+        return Collections.unmodifiableSet(drained);
     }
 
     /** Tells each drained timeout it was cancelled; returns the set as stop() hands it out. */

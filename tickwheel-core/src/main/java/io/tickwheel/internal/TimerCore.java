@@ -217,9 +217,10 @@ public final class TimerCore implements StatsSource {
      * @return the pending timeouts, cancelled, each already told through {@code cancelled()}
      */
     public Set<Timeout> stop() {
-        Set<Timeout> cancelled = lifecycle.stop();
-        JfrSupport.unregister(this); // its numbers no longer change
-        return cancelled;
+        // First: a failure after lifecycle.stop() returned (a deep caller's StackOverflowError in
+        // this call) would lose the set it reported. The statistics event only misses its last poll.
+        JfrSupport.unregister(this);
+        return lifecycle.stop();
     }
 
     /**
