@@ -82,8 +82,8 @@ public final class HeartbeatScenario implements Workload {
         // above was read or has timed out, so each timer's window meets the same steady mix of
         // reads and expiries whenever its compilers go quiet.
         long duration = duration(sizes);
-        SteadyWarmUp warmUp = new SteadyWarmUp(2 * idle, 2 * idle + 2 * duration);
         Pacer pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, reads(sizes));
+        SteadyWarmUp warmUp = new SteadyWarmUp(pacer, idle, idle + Tasks.SECOND, 2 * idle + 2 * duration);
         long now;
         long i = 0;
         do {
@@ -92,20 +92,22 @@ public final class HeartbeatScenario implements Workload {
         } while (!warmUp.over(now));
         ctx.progress(warmUp.describe());
         // Collected before the window, as for rpc and lease (see RpcScenario). The collection
-        // stops the world for about half a second here, and the timeouts due meanwhile fire late
-        // after it: the reads go on for a second before the window opens, so that the window
-        // meets the steady state and not the catch-up.
+        // stops the world for about half a second here: the timeouts due meanwhile fire late
+        // after it, and one idle period later the reads it held up leave a gap in the expiries.
+        // The reads go on for an idle period and a second before the window opens, so that the
+        // window meets the steady state and neither of those.
         Probes.usedHeapAfterGc();
         pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, reads(sizes));
-        long settle = reads(sizes);
+        long settle = reads(sizes) * (idle + Tasks.SECOND) / Tasks.SECOND;
         for (long j = 0; j < settle; j++) {
             now = pacer.awaitSlot(j);
             read(timer, lateness, handles, random.nextInt(connections), now, idle);
         }
+        Pacer windowPacer = new Pacer(pacer.plannedNanos(settle), reads(sizes));
         lateness.startInterval();
         Window window = Window.open();
-        for (long j = settle; j < settle + readCount; j++) {
-            now = pacer.awaitSlot(j);
+        for (long j = 0; j < readCount; j++) {
+            now = windowPacer.awaitSlot(j);
             read(timer, lateness, handles, random.nextInt(connections), now, idle);
         }
         window.close();
@@ -114,7 +116,7 @@ public final class HeartbeatScenario implements Workload {
         window.put(m, "reads", readCount);
         warmUp.put(m);
         m.put("connections", connections);
-        m.put("maxLagMs", pacer.maxLagNanos() / 1e6);
+        m.put("maxLagMs", windowPacer.maxLagNanos() / 1e6);
         m.put("bytesPerConnection", (double) (heapArmed - heapBefore) / connections);
         m.put("heapRetainedMb", (heapArmed - heapBefore) / 1e6);
         lateness.summarize(m);

@@ -77,8 +77,9 @@ public final class OrderCloseScenario implements Workload {
         CancelQueue payments = new CancelQueue();
         // The window's timer is the one warmed up, by the same orders (see SteadyWarmUp): until
         // 2026-11-29 the window opened at once and measured the compilers as well.
-        SteadyWarmUp warmUp = new SteadyWarmUp(duration(sizes) / 2, 3 * duration(sizes));
         Pacer pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, rate(sizes));
+        SteadyWarmUp warmUp = new SteadyWarmUp(pacer, duration(sizes) / 2, PAID_AFTER + Tasks.SECOND / 2,
+                3 * duration(sizes));
         long now;
         long i = 0;
         do {
@@ -94,11 +95,14 @@ public final class OrderCloseScenario implements Workload {
         for (long j = 0; j < settle; j++) {
             order(timer, lateness, payments, pacer.awaitSlot(j), j);
         }
+        // Nine in ten orders placed so far were paid; the rest joined the pending set.
+        long pendingAtStart = pending + (i + settle) / 10;
+        Pacer windowPacer = new Pacer(pacer.plannedNanos(settle), rate(sizes));
         lateness.startInterval();
         Window window = Window.open();
         long paid = 0;
         for (long j = settle; j < settle + orders; j++) {
-            now = pacer.awaitSlot(j);
+            now = windowPacer.awaitSlot(j - settle);
             paid += order(timer, lateness, payments, now, j);
         }
         Probes.sleepNanos(window.startNanos() + duration(sizes) - System.nanoTime());
@@ -108,7 +112,7 @@ public final class OrderCloseScenario implements Workload {
         window.put(m, "orders", orders);
         warmUp.put(m);
         m.put("paid", paid);
-        m.put("pendingAtStart", pending);
+        m.put("pendingAtStart", pendingAtStart);
         m.put("bytesPerPending", (double) (heapArmed - heapBefore) / pending);
         m.put("heapRetainedMb", (heapArmed - heapBefore) / 1e6);
         lateness.summarize(m);

@@ -18,7 +18,8 @@ public final class Pacer {
     /** The shortest park: 1 ms. */
     static final long MIN_PARK_NANOS = 1_000_000L;
 
-    private final long startNanos;
+    private long startNanos;
+    private long lastIndex = -1;
     private final double intervalNanos;
     private long maxLagNanos;
 
@@ -57,6 +58,7 @@ public final class Pacer {
             now = System.nanoTime();
         }
         maxLagNanos = Math.max(maxLagNanos, now - planned);
+        lastIndex = i;
         return now;
     }
 
@@ -67,5 +69,16 @@ public final class Pacer {
      */
     public long maxLagNanos() {
         return maxLagNanos;
+    }
+
+    /**
+     * Moves the plan so that the next operation is due {@code delayNanos} from now: after a pause
+     * the caller did not choose (a collection its harness asked for), the load goes on at its rate
+     * instead of catching up in a burst the steady state never sees.
+     *
+     * @param delayNanos how soon the next operation is due
+     */
+    public void restartIn(final long delayNanos) {
+        startNanos = System.nanoTime() + delayNanos - (long) ((lastIndex + 1) * intervalNanos);
     }
 }

@@ -34,13 +34,17 @@ final class SteadyWarmUp {
 
     /** How often the compilers' CPU is read. */
     static final long CHUNK_NANOS = 500 * Tasks.MS;
-    /** Compiler CPU per second that counts as quiet: about 0.1 % of a core. */
+    /** Compiler CPU per second that counts as quiet: 0.2 % of a core. */
     static final double QUIET_MS_PER_SEC = 2.0;
     private static final int QUIET_CHUNKS = 2;
 
     private final long startNanos;
     private final long minNanos;
     private final long maxNanos;
+    private final long minAfterCollectionNanos;
+    private final Pacer pacer;
+    private long collectedAt;
+    private boolean cutOff;
     private long chunkStart;
     private long chunkJit;
     private int quietChunks;
@@ -51,14 +55,21 @@ final class SteadyWarmUp {
     /**
      * Starts a warm-up now.
      *
+     * @param pacer the scenario's pacer, moved on after the collection so that the load does not
+     *        catch up in a burst
      * @param minNanos the least it runs
+     * @param minAfterCollectionNanos the least it runs after its collection: what the pause held
+     *        up (fires, and their echo one timeout later) must be over before the warm-up ends
      * @param maxNanos the most it runs
      */
-    SteadyWarmUp(final long minNanos, final long maxNanos) {
-        if (minNanos < 0 || maxNanos < minNanos) {
-            throw new IllegalArgumentException("warm-up bounds " + minNanos + ", " + maxNanos);
+    SteadyWarmUp(final Pacer pacer, final long minNanos, final long minAfterCollectionNanos, final long maxNanos) {
+        if (minNanos < 0 || minAfterCollectionNanos < 0 || maxNanos < minNanos) {
+            throw new IllegalArgumentException("warm-up bounds " + minNanos + ", " + minAfterCollectionNanos
+                    + ", " + maxNanos);
         }
+        this.pacer = pacer;
         this.minNanos = minNanos;
+        this.minAfterCollectionNanos = minAfterCollectionNanos;
         this.maxNanos = maxNanos;
         this.startNanos = System.nanoTime();
         this.chunkStart = startNanos;
@@ -91,19 +102,29 @@ final class SteadyWarmUp {
         chunkStart = nowNanos;
         chunkJit = jit;
         long ran = nowNanos - startNanos;
-        if (ran >= minNanos && quietChunks >= QUIET_CHUNKS && !collected && ran < maxNanos) {
-            collected = true;
-            quietChunks = 0;
-            Probes.usedHeapAfterGc();
-            chunkStart = System.nanoTime();
-            chunkJit = Probes.compilerCpuNanos();
-            return false;
-        }
-        if ((ran >= minNanos && quietChunks >= QUIET_CHUNKS) || ran >= maxNanos) {
+        if (ran >= maxNanos) {
+            cutOff = quietChunks < QUIET_CHUNKS || !collected;
             endNanos = nowNanos;
             return true;
         }
-        return false;
+        if (ran < minNanos || quietChunks < QUIET_CHUNKS) {
+            return false;
+        }
+        if (!collected) {
+            collected = true;
+            quietChunks = 0;
+            Probes.usedHeapAfterGc();
+            pacer.restartIn(10 * Tasks.MS);
+            collectedAt = System.nanoTime();
+            chunkStart = collectedAt;
+            chunkJit = Probes.compilerCpuNanos();
+            return false;
+        }
+        if (nowNanos - collectedAt < minAfterCollectionNanos) {
+            return false;
+        }
+        endNanos = nowNanos;
+        return true;
     }
 
     /**
@@ -112,8 +133,10 @@ final class SteadyWarmUp {
      * @return e.g. "warmed up in 6.5 s (compilers at 0.4 ms/s)"
      */
     String describe() {
-        return String.format(java.util.Locale.ROOT, "warmed up in %.1f s (compilers at %.1f ms/s%s)",
-                seconds(), lastJitMsPerSec, quietChunks >= QUIET_CHUNKS ? "" : ", cut off at the maximum");
+        String compilers = Double.isNaN(lastJitMsPerSec) ? "compilers not readable here"
+                : String.format(java.util.Locale.ROOT, "compilers at %.1f ms/s", lastJitMsPerSec);
+        return String.format(java.util.Locale.ROOT, "warmed up in %.1f s (%s%s)", seconds(), compilers,
+                cutOff ? ", cut off at the maximum" : "");
     }
 
     /** Puts how long the warm-up ran and the compilers' last figure. */
