@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates docs/BENCHMARKS.md from a full simulator run (under 20 minutes; run it on an
+# Regenerates docs/BENCHMARKS.md from a full simulator run (about 30 minutes; run it on an
 # otherwise idle machine). Usage: docs/regenerate-benchmarks.sh [extra simulator options]
 set -euo pipefail
 cd "$(dirname "$0")/.."

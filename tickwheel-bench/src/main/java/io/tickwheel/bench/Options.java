@@ -33,7 +33,7 @@ final class Options {
             "  --quick               W1-W6 at BENCH.md's sizes (W4/W5 shortened) against "
                     + String.join(", ", QUICK_TIMERS) + ", < 2 min (default)",
             "  --full                every timer, W1-W7 at BENCH.md's sizes plus every scenario,"
-                    + " < 20 min",
+                    + " about 30 min",
             "  --timers a,b,c        timers to run (default: quick's four, or all with --full);"
                     + " ids: " + timerIds(),
             "  --workloads W1,W3     workloads to run (default: W1-W6 quick, W1-W7 full; 'none'"

@@ -2,6 +2,7 @@ package io.tickwheel.internal;
 
 import io.tickwheel.internal.StatsSnapshot.Counter;
 import java.lang.invoke.MethodHandles;
+import java.util.function.Consumer;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
 
@@ -16,21 +17,26 @@ final class JfrEvents {
     private JfrEvents() {
     }
 
-    /** Registers the statistics event when JFR is initialized by a recording (at once if it was). */
-    static void hookStatisticsWhenRecording(final Runnable hook, final Runnable registered) {
+    /**
+     * Registers the statistics event when JFR is initialized by a recording (at once if it was).
+     * The listener runs on the thread that starts the recording, inside the application's call:
+     * whatever fails in it goes to {@code failed}, never to that call.
+     */
+    static void hookStatisticsWhenRecording(final Runnable hook, final Runnable registered,
+            final Consumer<Throwable> failed) {
         FlightRecorder.addListener(new FlightRecorderListener() {
             @Override
             public void recorderInitialized(final FlightRecorder recorder) {
-                // Loads (and has JFR instrument) the slow-task event's class here, on the thread
-                // that started the recording or on the hook's, so that a worker's first slow task
-                // does not pay for it.
                 try {
+                    // Loads (and has JFR instrument) the slow-task event's class here, on the thread
+                    // that started the recording or on the hook's, so that a worker's first slow
+                    // task does not pay for it.
                     MethodHandles.lookup().ensureInitialized(SlowTaskEvent.class);
-                } catch (IllegalAccessException e) {
-                    // Same module and package: cannot happen; the worker would load it instead.
+                    FlightRecorder.addPeriodicEvent(TimerStatisticsEvent.class, hook);
+                    registered.run();
+                } catch (IllegalAccessException | RuntimeException | LinkageError e) {
+                    failed.accept(e);
                 }
-                FlightRecorder.addPeriodicEvent(TimerStatisticsEvent.class, hook);
-                registered.run();
             }
         });
     }

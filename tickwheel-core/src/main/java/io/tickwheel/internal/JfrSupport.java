@@ -70,7 +70,8 @@ public final class JfrSupport {
 
     private static void hook() {
         try {
-            JfrEvents.hookStatisticsWhenRecording(JfrSupport::emitStatistics, () -> statisticsHooked = true);
+            JfrEvents.hookStatisticsWhenRecording(JfrSupport::emitStatistics, () -> statisticsHooked = true,
+                    JfrSupport::notHooked);
         } catch (RuntimeException | LinkageError e) {
             notHooked(e);
         }

@@ -7,7 +7,6 @@ import java.lang.ref.Cleaner;
 import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
@@ -50,13 +49,15 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
     private volatile int state;
     /** Set by the worker after its final drain (or when it can never run); publishes the drain. */
     private volatile boolean terminated;
-    /** A failed worker's drain, already told (else empty): set before {@code terminated}, taken by one stop(). */
-    private final AtomicReference<Set<Timeout>> failedDrain = new AtomicReference<>(Collections.emptySet());
     private volatile Cleaner.Cleanable leakGuard;
     /** Taken (CAS) by the stop() that reports the pending set; given back if that call fails. */
     @SuppressWarnings("UnusedVariable") // reason: read through REPORT's compareAndSet
     private volatile boolean reported;
-    /** How many of the drained set a failed stop() told already; written by the reporting stop() only. */
+    /**
+     * How many of the drained set are told already; written by the one party telling at a time (the
+     * reporting stop(), start() after a failed thread start, or a failed worker before
+     * {@code terminated}), and published to the next by {@code reported} or {@code terminated}.
+     */
     private int told;
 
     /**
@@ -121,12 +122,16 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
                         LockSupport.parkNanos(10_000L);
                     }
                     Set<Timeout> drained = worker.unprocessed();
-                    if (ours) {
-                        // Reported here (told, not returned: start() throws), never by a later stop().
-                        reported = true;
-                        if (drained != null) {
+                    // Told here (not returned: start() throws), unless a stop() that came in
+                    // meanwhile took the report first; if telling fails, the next stop() goes on.
+                    if (ours && REPORT.compareAndSet(this, false, true)) {
+                        try {
                             releaseLeakGuard();
-                            tellCancelled(drained);
+                            if (drained != null) {
+                                tellRest(drained);
+                            }
+                        } catch (RuntimeException | Error failed) {
+                            reported = false; // cannot fail; e, the start's failure, is what start() throws
                         }
                     }
                     throw e;
@@ -149,10 +154,7 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
      * @return the pending timeouts, cancelled, each already told through {@code cancelled()}
      */
     Set<Timeout> stop() {
-        if (Thread.currentThread() == workerThread) {
-            throw new IllegalStateException(name + ".stop() cannot be called from a TimerTask "
-                    + "running on its worker thread");
-        }
+        refuseWorkerThread();
         int previous;
         do {
             previous = state;
@@ -160,10 +162,13 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
                 break;
             }
         } while (!STATE.compareAndSet(this, previous, STOPPED));
-        releaseLeakGuard(); // idempotent: again here if an earlier stop() failed before it
         if (previous == INIT) {
-            // Never started: no worker, nothing pending; a later stop() finds terminated at once.
+            // Never started: no worker, nothing pending. Written before any call, so a later
+            // stop() finds it even if this one fails in what follows.
             terminated = true;
+        }
+        releaseLeakGuard(); // again here if an earlier stop() failed before it; clean() runs once
+        if (previous == INIT) {
             return Collections.emptySet();
         }
         // Another stop() (or the leak guard) may have won the state; either way nothing is
@@ -173,15 +178,20 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
             return Collections.emptySet();
         }
         try {
-            Set<Timeout> failed = failedDrain.get();
-            if (!failed.isEmpty()) {
-                return failed; // told by the failed worker already
-            }
+            // A failed worker told its drain already (as far as it got: see reportFailedDrain).
             Set<Timeout> drained = worker.unprocessed(); // null if the drain itself failed: nothing to report
             return drained == null ? Collections.emptySet() : tellRest(drained);
         } catch (Throwable t) {
             reported = false; // a retried stop() reports instead; cannot fail
             throw t;
+        }
+    }
+
+    /** Throws if called from a task on the worker thread, which stop() would wait for forever. */
+    void refuseWorkerThread() {
+        if (Thread.currentThread() == workerThread) {
+            throw new IllegalStateException(name + ".stop() cannot be called from a TimerTask "
+                    + "running on its worker thread");
         }
     }
 
@@ -204,12 +214,6 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
                 told = index;
             }
         }
-        return Collections.unmodifiableSet(drained);
-    }
-
-    /** Tells each drained timeout it was cancelled; returns the set as stop() hands it out. */
-    private static Set<Timeout> tellCancelled(final Set<Timeout> drained) {
-        drained.forEach(timeout -> ((TimeoutNode) timeout).notifyCancelled());
         return Collections.unmodifiableSet(drained);
     }
 
@@ -273,13 +277,15 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
     }
 
     /**
-     * Reports a failed worker's drain, on the worker before {@code terminated}: told now, as no one may
-     * ever call stop(); the first stop() still returns it, for callers that reschedule what stop() returns.
+     * Tells a failed worker's drain, on the worker before {@code terminated}: told now, as no one may
+     * ever call stop(); the first stop() still returns it (telling whatever this could not), for
+     * callers that reschedule what stop() returns. It takes no report: no stop() tells while it
+     * runs, since each waits for {@code terminated}, which also publishes {@code told}.
      */
     @Override
     public void reportFailedDrain(final Set<Timeout> drained) {
         releaseLeakGuard(); // it owns no thread any more, so it is no longer a live timer
-        failedDrain.set(tellCancelled(drained));
+        tellRest(drained);
     }
 
     private void releaseLeakGuard() {

@@ -217,8 +217,11 @@ public final class TimerCore implements StatsSource {
      * @return the pending timeouts, cancelled, each already told through {@code cancelled()}
      */
     public Set<Timeout> stop() {
-        // First: a failure after lifecycle.stop() returned (a deep caller's StackOverflowError in
-        // this call) would lose the set it reported. The statistics event only misses its last poll.
+        // Unregistered before the stop, not after: a failure after lifecycle.stop() returned (a deep
+        // caller's StackOverflowError in this call) would lose the set it reported. The statistics
+        // event only misses its last poll. A task's stop() on the worker is refused first, as it
+        // leaves the timer running.
+        lifecycle.refuseWorkerThread();
         JfrSupport.unregister(this);
         return lifecycle.stop();
     }

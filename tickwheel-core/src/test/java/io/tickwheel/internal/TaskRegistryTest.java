@@ -111,24 +111,38 @@ class TaskRegistryTest {
     @Test
     void awaitTermination_terminatedInItsLastSpellWithoutTheWakeUp_stillReturnsTrue() throws Exception {
         for (long waitMillis : new long[] {60, 250}) {
-            TaskRegistry registry = new TaskRegistry(2);
-            registry.add(task(), 0);
-            registry.advanceAndSnapshot(TaskRegistry.SHUTDOWN);
-            VarHandle state = MethodHandles.privateLookupIn(TaskRegistry.class, MethodHandles.lookup())
-                    .findVarHandle(TaskRegistry.class, "runState", int.class);
-            Thread terminator = new Thread(() -> {
-                try {
-                    Thread.sleep(waitMillis - 30);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            // A round counts only if the terminator set the state before the wait's deadline: on a
+            // loaded 2-core machine its sleep can overshoot the 30 ms margin (seen 2026-11-29), and
+            // then false is the right answer. Up to 5 rounds, at least one of which must count.
+            boolean counted = false;
+            for (int round = 0; round < 5 && !counted; round++) {
+                TaskRegistry registry = new TaskRegistry(2);
+                registry.add(task(), 0);
+                registry.advanceAndSnapshot(TaskRegistry.SHUTDOWN);
+                VarHandle state = MethodHandles.privateLookupIn(TaskRegistry.class, MethodHandles.lookup())
+                        .findVarHandle(TaskRegistry.class, "runState", int.class);
+                AtomicLong setAt = new AtomicLong(Long.MAX_VALUE);
+                Thread terminator = new Thread(() -> {
+                    try {
+                        Thread.sleep(waitMillis - 30);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    // Terminated, but the countDown that opens the latch was cut short (an overflow).
+                    state.setVolatile(registry, TaskRegistry.TERMINATED);
+                    setAt.set(System.nanoTime());
+                }, "terminator");
+                terminator.start();
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+                boolean terminated = registry.awaitTermination(TimeUnit.MILLISECONDS.toNanos(waitMillis));
+                terminator.join(10_000);
+                if (setAt.get() <= deadline) {
+                    counted = true;
+                    assertThat(terminated).as("awaitTermination(%d ms) once the state is TERMINATED", waitMillis)
+                            .isTrue();
                 }
-                // Terminated, but the countDown that opens the latch was cut short (an overflow).
-                state.setVolatile(registry, TaskRegistry.TERMINATED);
-            }, "terminator");
-            terminator.start();
-            assertThat(registry.awaitTermination(TimeUnit.MILLISECONDS.toNanos(waitMillis)))
-                    .as("awaitTermination(%d ms) once the state is TERMINATED", waitMillis).isTrue();
-            terminator.join(10_000);
+            }
+            assertThat(counted).as("a round in which the terminator ran within %d ms", waitMillis).isTrue();
         }
     }
 

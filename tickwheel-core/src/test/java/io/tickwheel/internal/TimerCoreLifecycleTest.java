@@ -183,4 +183,55 @@ class TimerCoreLifecycleTest {
         assertThat(stopFailure.get()).as("stop() threw").isNull();
         assertThat(core.pendingTimeouts()).isZero();
     }
+
+    /**
+     * Thread.start() fails, and a stop() comes in while the failed start drains and tells: exactly
+     * one of them tells each timeout, once. A version of 2026-11-29 let that stop() take the report
+     * between the drain and the start's own telling, and both told.
+     */
+    @Test
+    void start_threadStartFailsThenStopRacesTheTelling_eachTimeoutToldOnce() throws Exception {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(29);
+        for (int round = 0; round < 300; round++) {
+            GatedFactory factory = new GatedFactory(true);
+            TimerCore core = core(factory);
+            Thread first = new Thread(() -> {
+                try {
+                    core.schedule(null, new Probe(), 0);
+                } catch (Throwable ignored) {
+                    // expected: the simulated start failure
+                }
+            });
+            first.start();
+            factory.inStart.await();
+            Probe probe = new Probe();
+            TimeoutNode stranded = core.schedule(null, probe, TICK); // sees STARTED: accepted
+            long spins = random.nextLong(20_000);
+            AtomicReference<Set<Timeout>> returned = new AtomicReference<>();
+            AtomicReference<Throwable> stopFailure = new AtomicReference<>();
+            Thread stopper = new Thread(() -> {
+                for (long i = 0; i < spins; i++) {
+                    Thread.onSpinWait();
+                }
+                try {
+                    returned.set(core.stop());
+                } catch (Throwable t) {
+                    stopFailure.set(t);
+                }
+            });
+            factory.release.countDown();
+            stopper.start();
+            first.join(5_000);
+            stopper.join(5_000);
+            String what = "round " + round + ", " + spins + " spins";
+            assertThat(first.isAlive()).as(what + ": the failed start returned").isFalse();
+            assertThat(stopper.isAlive()).as(what + ": stop() returned").isFalse();
+            assertThat(stopFailure.get()).as(what + ": stop() threw").isNull();
+            assertThat(stranded.isCancelled()).as(what).isTrue();
+            assertThat(probe.runs.get()).as(what).isZero();
+            assertThat(probe.cancels.get()).as(what + ": cancelled() calls").isOne();
+            assertThat(returned.get().size()).as(what + ": returned by stop() at most once").isLessThanOrEqualTo(1);
+            assertThat(core.pendingTimeouts()).as(what).isZero();
+        }
+    }
 }
