@@ -166,11 +166,10 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
             // Never started: no worker, nothing pending. Written before any call, so a later
             // stop() finds it even if this one fails in what follows.
             terminated = true;
-        }
-        releaseLeakGuard(); // again here if an earlier stop() failed before it; clean() runs once
-        if (previous == INIT) {
+            releaseLeakGuard();
             return Collections.emptySet();
         }
+        releaseLeakGuard(); // again here if an earlier stop() failed before it; clean() runs once
         // Another stop() (or the leak guard) may have won the state; either way nothing is
         // pending, and the thread has ended, once this returns.
         awaitWorkerExit();

@@ -194,10 +194,6 @@ public final class StatsRecorder {
     }
 
     /** Milliseconds, or microseconds under one: a threshold of 80 us must not read "0 ms". */
-    static String duration(final long nanos) {
-        return appendDuration(new StringBuilder(16), nanos).toString();
-    }
-
     private static StringBuilder appendDuration(final StringBuilder text, final long nanos) {
         return nanos < TimeUnit.MILLISECONDS.toNanos(1)
                 ? text.append(TimeUnit.NANOSECONDS.toMicros(nanos)).append(" us")

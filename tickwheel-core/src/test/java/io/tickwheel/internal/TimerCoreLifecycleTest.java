@@ -65,6 +65,21 @@ class TimerCoreLifecycleTest {
         }
     }
 
+    /** Starts a thread whose first newTimeout starts the timer and waits in the gated Thread.start(). */
+    private static Thread firstScheduleHeldInStart(final TimerCore core, final GatedFactory factory)
+            throws InterruptedException {
+        Thread first = new Thread(() -> {
+            try {
+                core.schedule(null, new Probe(), 0);
+            } catch (Throwable ignored) {
+                // expected: the simulated start failure
+            }
+        });
+        first.start();
+        factory.inStart.await();
+        return first;
+    }
+
     private static TimerCore core(final ThreadFactory factory) {
         return new TimerCore(new TimerOptions(TimerOptions.Kind.HASHED, "HashedWheelTimer")
                 .tickNanos(TICK).wheelSize(64).threadFactory(factory));
@@ -155,15 +170,7 @@ class TimerCoreLifecycleTest {
     void start_threadStartFailsWhileStopWaits_stopDoesNotThrow() throws Exception {
         GatedFactory factory = new GatedFactory(true);
         TimerCore core = core(factory);
-        Thread first = new Thread(() -> {
-            try {
-                core.schedule(null, new Probe(), 0);
-            } catch (Throwable ignored) {
-                // expected: the simulated start failure
-            }
-        });
-        first.start();
-        factory.inStart.await();
+        Thread first = firstScheduleHeldInStart(core, factory);
         AtomicReference<Throwable> stopFailure = new AtomicReference<>();
         Thread stopper = new Thread(() -> {
             try {
@@ -195,15 +202,7 @@ class TimerCoreLifecycleTest {
         for (int round = 0; round < 300; round++) {
             GatedFactory factory = new GatedFactory(true);
             TimerCore core = core(factory);
-            Thread first = new Thread(() -> {
-                try {
-                    core.schedule(null, new Probe(), 0);
-                } catch (Throwable ignored) {
-                    // expected: the simulated start failure
-                }
-            });
-            first.start();
-            factory.inStart.await();
+            Thread first = firstScheduleHeldInStart(core, factory);
             Probe probe = new Probe();
             TimeoutNode stranded = core.schedule(null, probe, TICK); // sees STARTED: accepted
             long spins = random.nextLong(20_000);
