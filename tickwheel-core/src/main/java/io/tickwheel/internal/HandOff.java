@@ -358,6 +358,19 @@ final class HandOff {
         cells.setRelease(RETIRED, retired);
     }
 
+    /** Whether the last transfer took as many nodes as one may: some may be left queued. */
+    boolean transferFilled() {
+        return transfer.filled();
+    }
+
+    /** Makes {@link #purgeDue()} true until the next {@link #purgeAt}, without any cancel to wake the worker. */
+    void purgeNextPass() {
+        for (int i = 0; i < lanes.count(); i++) {
+            counts[i] = cells.getVolatile(CANCELLED + i);
+        }
+        purgeMarks.split(counts, 0, 0);
+    }
+
     /** Sets when cancellers wake the worker for a purge: at {@code mark} cancels, split by {@link WakeMarks}. */
     void purgeAt(final long mark) {
         long now = 0;
@@ -365,6 +378,6 @@ final class HandOff {
             counts[i] = cells.getVolatile(CANCELLED + i);
             now += counts[i];
         }
-        purgeMarks.split(counts, mark - now, 0);
+        purgeMarks.split(counts, Math.max(1, mark - now), 0);
     }
 }

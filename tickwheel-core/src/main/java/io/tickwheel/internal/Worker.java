@@ -227,8 +227,9 @@ final class Worker implements Runnable {
      * <p>A purge's transfer took the nodes offered before the previous one (see {@link HandOff}'s
      * "A purge leaves the youngest nodes queued"). If the garbage is still at the bound, younger
      * nodes are taken (lane by lane, each lane's oldest first) until half of it is left, so the
-     * next purge is still half the bound away. The wheel is purged when the garbage is still at
-     * the bound after that (the rest of it is linked), or when its own cancelled nodes are at
+     * next purge is still half the bound away; a move that took its most before that leaves the
+     * rest to the next pass. The wheel is purged when the garbage is still at the bound after
+     * that (the rest of it is linked), or when its own cancelled nodes are at
      * least as many as its live ones; {@code stale - backlog} can only undercount those, since
      * some queued nodes are live.
      *
@@ -242,6 +243,13 @@ final class Worker implements Runnable {
         if (!queueTaken && stale >= bound) {
             droppedHere += handOff.transferUntilDropped(wheel, transferExpiry, stale - bound / 2);
             stale = stale(cancelled);
+            if (stale >= bound && handOff.transferFilled()) {
+                // One move takes at most a batch, and cancels that all landed before this wake-up
+                // can leave more than that queued. No cancel may come to wake us again, so the
+                // next pass (after the wheel advanced) takes the rest; each such pass moves a batch.
+                handOff.purgeNextPass();
+                return;
+            }
         }
         long linkedStale = Math.max(0, stale - handOff.backlog());
         if (stale >= bound || linkedStale >= Math.max(HandOff.PURGE_MIN, wheel.size() - linkedStale)) {

@@ -98,4 +98,29 @@ class HandOffPurgeTransferTest {
         assertThat(due).containsExactly(overdue);
         assertThat(wheel.size()).isZero();
     }
+    @Test
+    void aPurgeThatTookAWholeBatch_isDueAgainWithoutACancel_untilTheNextMarkIsSet() {
+        HandOff handOff = new HandOff(0, 2);
+        TimingWheel wheel = new HierarchicalWheel(0, 1_000_000, 6);
+        List<TimeoutNode> due = new ArrayList<>();
+        int queued = (int) HandOff.TRANSFER_BATCH + 10;
+        for (int i = 0; i < queued; i++) {
+            offer(handOff, i & 1, cancelled(FAR));
+            handOff.cancelled(0);
+        }
+        assertThat(handOff.purgeDue()).as("lane 0 reached its first mark, PURGE_MIN").isTrue();
+        assertThat(handOff.transferUntilDropped(wheel, due::add, Long.MAX_VALUE - 1))
+                .as("one move takes a batch").isEqualTo(HandOff.TRANSFER_BATCH);
+        assertThat(handOff.transferFilled()).isTrue();
+        handOff.purgeAt(handOff.cancelledCount() + 1);
+        assertThat(handOff.purgeDue()).as("a mark ahead of every count").isFalse();
+        handOff.purgeNextPass();
+        assertThat(handOff.purgeDue()).as("due again, with no cancel since").isTrue();
+        assertThat(handOff.transferUntilDropped(wheel, due::add, Long.MAX_VALUE - 1)).isEqualTo(10);
+        assertThat(handOff.transferFilled()).as("the rest was less than a batch").isFalse();
+        handOff.purgeAt(handOff.cancelledCount() + 1);
+        assertThat(handOff.purgeDue()).isFalse();
+        assertThat(handOff.backlog()).isZero();
+        assertThat(due).isEmpty();
+    }
 }

@@ -5,16 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tickwheel.HashedWheelTimer;
 import io.tickwheel.HierarchicalWheelTimer;
 import io.tickwheel.Timeout;
+import io.tickwheel.Timer;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The purge threshold keeps the garbage of cancelled timeouts, queued or linked, within
@@ -85,6 +89,46 @@ class WorkerGarbageBoundTest {
                     assertThat(garbage(core, wheel)).as("garbage <= max(PURGE_MIN, live)")
                             .isLessThanOrEqualTo(Math.max(HandOff.PURGE_MIN, live)));
             assertThat(core.pendingTimeouts()).isEqualTo(live);
+        } finally {
+            timer.stop();
+        }
+    }
+
+    /**
+     * Every cancel lands while the worker is busy in a task, so its one purge wake-up finds three
+     * times the bound queued: more than one move takes. No further cancel comes to wake it, so
+     * the purge must come back by itself until the garbage is within the bound.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void cancelsThatAllLandWhileTheWorkerIsBusy_arePurgedWithoutAnotherWakeUp(final boolean hierarchical)
+            throws Exception {
+        Timer timer = hierarchical ? HierarchicalWheelTimer.builder().build()
+                : new HashedWheelTimer(1, TimeUnit.MILLISECONDS, 512);
+        TimerCore core = coreOf(timer);
+        try {
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            timer.newTimeout(t -> {
+                running.countDown();
+                release.await();
+            }, 1, TimeUnit.MILLISECONDS);
+            assertThat(running.await(10, TimeUnit.SECONDS)).as("the holding task runs").isTrue();
+            int n = 3 * (int) HandOff.PURGE_MIN;
+            List<Timeout> nodes = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                nodes.add(timer.newTimeout(t -> { }, 1, TimeUnit.HOURS));
+            }
+            for (int i = 0; i < n - 1; i++) {
+                assertThat(nodes.get(i).cancel()).isTrue();
+            }
+            release.countDown();
+            TimingWheel wheel = wheelOf(core);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(garbage(core, wheel)).as("garbage <= max(PURGE_MIN, live)")
+                            .isLessThanOrEqualTo(HandOff.PURGE_MIN));
+            assertThat(core.pendingTimeouts()).isEqualTo(1);
+            assertThat(timer.stop()).containsExactly(nodes.get(n - 1));
         } finally {
             timer.stop();
         }
