@@ -368,7 +368,7 @@ final class HandOff {
         for (int i = 0; i < lanes.count(); i++) {
             counts[i] = cells.getVolatile(CANCELLED + i);
         }
-        purgeMarks.split(counts, 0, 0);
+        purgeMarks.setTo(counts);
     }
 
     /** Sets when cancellers wake the worker for a purge: at {@code mark} cancels, split by {@link WakeMarks}. */

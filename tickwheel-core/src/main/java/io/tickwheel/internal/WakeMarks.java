@@ -51,8 +51,7 @@ final class WakeMarks extends PaddedLongs {
      * (volatile stores). Worker thread only.
      *
      * @param counts each lane's count, read just now
-     * @param amount what may pass before a wake-up, split as the class comment says; 0 sets each
-     *     mark to the count now plus {@code offset}, so {@link #passed} holds without any wake-up
+     * @param amount what may pass before a wake-up, split as the class comment says
      * @param offset added to every mark (-1 makes a mark the last count that passes, not the next)
      */
     void split(final long[] counts, final long amount, final long offset) {
@@ -65,8 +64,21 @@ final class WakeMarks extends PaddedLongs {
         }
         for (int i = 0; i < seen.length; i++) {
             long ways = (busy >>> i & 1) != 0 ? Integer.bitCount(busy) : seen.length;
-            long part = amount == 0 ? 0 : Math.max(1, (amount + ways - 1) / ways);
+            long part = Math.max(1, (amount + ways - 1) / ways);
             setVolatile(i, seen[i] + part + offset);
+        }
+    }
+
+    /**
+     * Sets each lane's mark to {@code counts} (volatile stores), so {@link #passed} holds with no
+     * further count, and no count reaches it. Leaves what the next {@link #split} takes for busy
+     * lanes alone. Worker thread only.
+     *
+     * @param counts each lane's count, read just now
+     */
+    void setTo(final long[] counts) {
+        for (int i = 0; i < seen.length; i++) {
+            setVolatile(i, counts[i]);
         }
     }
 }

@@ -137,11 +137,11 @@ final class Worker implements Runnable {
             if (queueDue || handOff.purgeDue()) {
                 sizeAtReading = wheel.size();
                 // Each leaves no group open.
-                if (queueDue) {
-                    droppedHere += handOff.transferTo(wheel, transferExpiry);
-                } else {
-                    droppedHere += handOff.transferOld(wheel, transferExpiry);
-                }
+                // Not "droppedHere += transfer": that loads the field before the call, whose
+                // expiries count their own lost races into it, and would overwrite those.
+                long dropped = queueDue ? handOff.transferTo(wheel, transferExpiry)
+                        : handOff.transferOld(wheel, transferExpiry);
+                droppedHere += dropped;
                 purgeIfWorthIt(queueDue);
                 // A big backlog or a purge can take milliseconds: not the next task's time.
                 timing.resync();
@@ -160,7 +160,8 @@ final class Worker implements Runnable {
     private void linkOwnLane() {
         if (!ownLaneEmpty()) {
             sizeAtReading = wheel.size();
-            droppedHere += ownLane.linkInto(wheel, transferExpiry);
+            long dropped = ownLane.linkInto(wheel, transferExpiry); // see loop(): not "+=" over the call
+            droppedHere += dropped;
         }
     }
 
@@ -229,9 +230,8 @@ final class Worker implements Runnable {
      * nodes are taken (lane by lane, each lane's oldest first) until half of it is left, so the
      * next purge is still half the bound away; a move that took its most before that leaves the
      * rest to the next pass. The wheel is purged when the garbage is still at the bound after
-     * that (the rest of it is linked), or when its own cancelled nodes are at
-     * least as many as its live ones; {@code stale - backlog} can only undercount those, since
-     * some queued nodes are live.
+     * that (the rest of it is linked), or when its own cancelled nodes are at least as many as its
+     * live ones ({@link #linkedStaleWorthAPurge}).
      *
      * @param queueTaken whether the whole queue was just taken
      */
@@ -241,18 +241,22 @@ final class Worker implements Runnable {
         long bound = Math.max(HandOff.PURGE_MIN, live);
         long stale = stale(cancelled);
         if (!queueTaken && stale >= bound) {
-            droppedHere += handOff.transferUntilDropped(wheel, transferExpiry, stale - bound / 2);
+            long dropped = handOff.transferUntilDropped(wheel, transferExpiry, stale - bound / 2);
+            droppedHere += dropped; // see loop(): not "+=" over the call
             stale = stale(cancelled);
             if (stale >= bound && handOff.transferFilled()) {
                 // One move takes at most a batch, and cancels that all landed before this wake-up
                 // can leave more than that queued. No cancel may come to wake us again, so the
                 // next pass (after the wheel advanced) takes the rest; each such pass moves a batch.
+                // The wheel is purged now only if its own garbage is worth it.
+                if (linkedStaleWorthAPurge(stale)) {
+                    wheel.purgeCancelled();
+                }
                 handOff.purgeNextPass();
                 return;
             }
         }
-        long linkedStale = Math.max(0, stale - handOff.backlog());
-        if (stale >= bound || linkedStale >= Math.max(HandOff.PURGE_MIN, wheel.size() - linkedStale)) {
+        if (stale >= bound || linkedStaleWorthAPurge(stale)) {
             wheel.purgeCancelled();
             stale = stale(cancelled);
         }
@@ -262,6 +266,15 @@ final class Worker implements Runnable {
         long s = Math.max(0, stale);
         long wanted = Math.max(HandOff.PURGE_MIN - s, (live - s + 1) / 2);
         handOff.purgeAt(cancelled + Math.max(1, wanted));
+    }
+
+    /**
+     * Whether the wheel holds at least as many cancelled nodes as live ones (and PURGE_MIN):
+     * {@code stale - backlog} can only undercount them, since some queued nodes are live.
+     */
+    private boolean linkedStaleWorthAPurge(final long stale) {
+        long linkedStale = Math.max(0, stale - handOff.backlog());
+        return linkedStale >= Math.max(HandOff.PURGE_MIN, wheel.size() - linkedStale);
     }
 
     /** Cancelled timeouts not yet dropped, queued or linked, of the {@code cancelled} counted. */

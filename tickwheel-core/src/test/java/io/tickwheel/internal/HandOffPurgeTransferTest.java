@@ -98,6 +98,7 @@ class HandOffPurgeTransferTest {
         assertThat(due).containsExactly(overdue);
         assertThat(wheel.size()).isZero();
     }
+
     @Test
     void aPurgeThatTookAWholeBatch_isDueAgainWithoutACancel_untilTheNextMarkIsSet() {
         HandOff handOff = new HandOff(0, 2);

@@ -6,6 +6,8 @@ import io.tickwheel.HashedWheelTimer;
 import io.tickwheel.HierarchicalWheelTimer;
 import io.tickwheel.Timeout;
 import io.tickwheel.Timer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,6 +130,17 @@ class WorkerGarbageBoundTest {
                     assertThat(garbage(core, wheel)).as("garbage <= max(PURGE_MIN, live)")
                             .isLessThanOrEqualTo(HandOff.PURGE_MIN));
             assertThat(core.pendingTimeouts()).isEqualTo(1);
+            // Settled means asleep again, not purging on and on: its CPU over half a second.
+            Thread worker = core.workerThread();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+                    worker.getState() == Thread.State.WAITING || worker.getState() == Thread.State.TIMED_WAITING);
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long cpuBefore = threads.getThreadCpuTime(worker.getId());
+            Thread.sleep(500);
+            long cpuUsed = threads.getThreadCpuTime(worker.getId()) - cpuBefore;
+            assertThat(cpuBefore).as("thread CPU time is measured here").isNotNegative();
+            assertThat(cpuUsed).as("worker CPU in 500 ms once settled, ns")
+                    .isLessThan(TimeUnit.MILLISECONDS.toNanos(100));
             assertThat(timer.stop()).containsExactly(nodes.get(n - 1));
         } finally {
             timer.stop();
