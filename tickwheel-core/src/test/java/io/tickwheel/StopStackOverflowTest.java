@@ -3,6 +3,8 @@ package io.tickwheel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tickwheel.internal.LeakGuardAccess;
+import io.tickwheel.testing.StackEdge;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,7 @@ class StopStackOverflowTest {
     void stop_stackOverflowsAtEveryDepth_aRetryReturnsEveryPendingTimeoutToldOnce(final String kind)
             throws Exception {
         int count = StackEdge.MAX_CALLS;
+        int liveBefore = LeakGuardAccess.live();
         Timer[] timers = new Timer[count];
         List<List<Timeout>> pending = new ArrayList<>();
         // A plain array: the callback's body makes no call, so an overflow can strike only at its
@@ -61,6 +64,9 @@ class StopStackOverflowTest {
         }
         try {
             sweepAndCheck(kind, timers, pending, told);
+            // Timers leaked by earlier tests may be collected meanwhile, which only lowers the count.
+            assertThat(LeakGuardAccess.live()).as("live timers after every stop() returned: none of ours")
+                    .isLessThanOrEqualTo(liveBefore);
         } finally {
             for (Timer timer : timers) {
                 timer.stop(); // after a failed assertion too: no workers left to later tests

@@ -46,9 +46,9 @@ final class LeakGuard {
      * @param name the timer's name, for the report
      * @param logger where the report goes
      * @param reportLeak whether to log a leak report if {@code facade} is collected unstopped
-     * @return the handle whose {@code clean()} the lifecycle calls on stop
+     * @return the handle whose {@code release()} the lifecycle calls on stop
      */
-    static Cleaner.Cleanable watch(final Object facade, final Target target, final String name,
+    static Watch watch(final Object facade, final Target target, final String name,
             final System.Logger logger, final boolean reportLeak) {
         int live = LIVE.incrementAndGet();
         int threshold = SystemProperties.instanceWarningThreshold();
@@ -57,7 +57,8 @@ final class LeakGuard {
                     + " tickwheel timers are alive (" + live + "). Each owns a thread; share one timer "
                     + "per JVM (for example Timers.shared()) instead of creating one per task.");
         }
-        return CLEANER.register(facade, new Release(target, name, logger, reportLeak));
+        Release release = new Release(target, name, logger, reportLeak);
+        return new Watch(release, CLEANER.register(facade, release));
     }
 
     /** Number of timers created and neither stopped nor collected. */
@@ -70,12 +71,36 @@ final class LeakGuard {
         WARNED.set(false);
     }
 
+    /** A watched timer: what its lifecycle releases when it stops. */
+    static final class Watch {
+        private final Release release;
+        private final Cleaner.Cleanable cleanable;
+
+        Watch(final Release release, final Cleaner.Cleanable cleanable) {
+            this.release = release;
+            this.cleanable = cleanable;
+        }
+
+        /**
+         * Takes the timer out of the live count and stops watching it; any number of calls. The
+         * count comes first and on its own: the Cleaner runs its action at most once, after it
+         * unregistered it, so an overflow (a deep caller's stop()) inside that run would have lost
+         * the count for good, and a retried stop() could not take it back.
+         */
+        void release() {
+            release.uncount();
+            cleanable.clean();
+        }
+    }
+
     /** Runs once: on stop() (timer already stopped), or on the Cleaner thread after a leak. */
     private static final class Release implements Runnable {
         private final Target target;
         private final String name;
         private final System.Logger logger;
         private final boolean reportLeak;
+        /** Guarded by this; set right after the decrement, with no call between the two. */
+        private boolean uncounted;
 
         Release(final Target target, final String name, final System.Logger logger, final boolean reportLeak) {
             this.target = target;
@@ -84,9 +109,23 @@ final class LeakGuard {
             this.reportLeak = reportLeak;
         }
 
+        /**
+         * Decrements the live count once, however often called and from whichever thread. An
+         * overflow can strike at the decrement's entry (nothing done, a retry does it) but not
+         * after its atomic add returns: nothing between that and the flag's write is a call.
+         */
+        void uncount() {
+            synchronized (this) {
+                if (!uncounted) {
+                    LIVE.decrementAndGet();
+                    uncounted = true;
+                }
+            }
+        }
+
         @Override
         public void run() {
-            LIVE.decrementAndGet();
+            uncount();
             if (target.stopRequested()) {
                 return;
             }

@@ -3,7 +3,6 @@ package io.tickwheel.internal;
 import io.tickwheel.Timeout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.ref.Cleaner;
 import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ThreadFactory;
@@ -49,7 +48,7 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
     private volatile int state;
     /** Set by the worker after its final drain (or when it can never run); publishes the drain. */
     private volatile boolean terminated;
-    private volatile Cleaner.Cleanable leakGuard;
+    private volatile LeakGuard.Watch leakGuard;
     /** Taken (CAS) by the stop() that reports the pending set; given back if that call fails. */
     @SuppressWarnings("UnusedVariable") // reason: read through REPORT's compareAndSet
     private volatile boolean reported;
@@ -169,7 +168,7 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
             releaseLeakGuard();
             return Collections.emptySet();
         }
-        releaseLeakGuard(); // again here if an earlier stop() failed before it; clean() runs once
+        releaseLeakGuard(); // again here if an earlier stop() failed before it; it counts once
         // Another stop() (or the leak guard) may have won the state; either way nothing is
         // pending, and the thread has ended, once this returns.
         awaitWorkerExit();
@@ -288,9 +287,9 @@ final class Lifecycle implements WorkerControl, LeakGuard.Target {
     }
 
     private void releaseLeakGuard() {
-        Cleaner.Cleanable guard = leakGuard;
+        LeakGuard.Watch guard = leakGuard;
         if (guard != null) {
-            guard.clean();
+            guard.release();
         }
     }
 

@@ -44,6 +44,16 @@ public final class NettyTimer implements io.netty.util.Timer {
     private final io.tickwheel.Timer timer;
     /** False for {@link #shared()}: its {@code stop()} leaves the JVM-wide timer running. */
     private final boolean owned;
+    /** Guards {@link #unmapped}. */
+    private final Object unmappedLock = new Object();
+    /**
+     * The wrapped timer's pending set, when a {@link #stop()} that got it from the wrapped timer
+     * failed while it built the views (a deep caller's StackOverflowError, an OutOfMemoryError):
+     * the wrapped timer reports its set once, so the next {@code stop()} returns this one. Taken and
+     * put back under the lock with no call in between, so no failure strikes there and no two
+     * calls both return it.
+     */
+    private Set<io.tickwheel.Timeout> unmapped;
 
     private NettyTimer(final io.tickwheel.Timer timer, final boolean owned) {
         this.timer = timer;
@@ -103,8 +113,9 @@ public final class NettyTimer implements io.netty.util.Timer {
      * Stops the wrapped timer and returns the Netty timeouts that were still pending, each now
      * cancelled (on Netty 4.2 their task's {@code cancelled} was called). Timeouts scheduled on the
      * wrapped timer directly, not through this adapter, are cancelled too but are not in the set.
-     * A second call returns an empty set. On {@link #shared()} this does nothing and returns an
-     * empty set.
+     * A second call returns an empty set, unless the first one failed while it built the Netty
+     * views (a deep caller's StackOverflowError, an OutOfMemoryError): the second then returns the
+     * whole set. On {@link #shared()} this does nothing and returns an empty set.
      *
      * @return the pending Netty timeouts, now cancelled
      * @throws IllegalStateException if called from a task running on the timer's worker thread
@@ -114,7 +125,25 @@ public final class NettyTimer implements io.netty.util.Timer {
         if (!owned) {
             return Collections.emptySet();
         }
-        Set<io.tickwheel.Timeout> pending = timer.stop();
+        Set<io.tickwheel.Timeout> pending;
+        synchronized (unmappedLock) {
+            pending = unmapped;
+            unmapped = null;
+        }
+        if (pending == null) {
+            pending = timer.stop();
+        }
+        try {
+            return views(pending);
+        } catch (Throwable t) {
+            synchronized (unmappedLock) {
+                unmapped = pending;
+            }
+            throw t;
+        }
+    }
+
+    private static Set<Timeout> views(final Set<io.tickwheel.Timeout> pending) {
         Set<Timeout> views = new HashSet<>(pending.size() * 2);
         for (io.tickwheel.Timeout each : pending) {
             if (each.task() instanceof NettyTimeout) {
