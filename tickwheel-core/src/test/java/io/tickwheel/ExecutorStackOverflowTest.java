@@ -2,6 +2,7 @@ package io.tickwheel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.testing.StackEdge;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.tickwheel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.internal.EngineProbe;
+import io.tickwheel.testing.StackEdge;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

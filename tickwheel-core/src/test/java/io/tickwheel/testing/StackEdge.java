@@ -1,4 +1,4 @@
-package io.tickwheel;
+package io.tickwheel.testing;
 
 /**
  * Runs an action at each of the deepest frames of a stack that overflows, so that successive
@@ -14,17 +14,20 @@ package io.tickwheel;
  * action was called, are caught here and not reported.
  *
  * <p>Threading: one sweep runs on one thread, the one that calls {@link #run()}.
+ *
+ * <p>Shared with the other modules' tests through tickwheel-core's test jar, which holds only this
+ * package.
  */
-final class StackEdge implements Runnable {
+public final class StackEdge implements Runnable {
 
     /** How many of the deepest levels call the action on the way up. */
-    static final int WINDOW = 300;
+    public static final int WINDOW = 300;
     /** How many of the deepest levels also call it through padding. */
-    static final int PADDED_LEVELS = 4;
+    public static final int PADDED_LEVELS = 4;
     /** The most padding frames. */
-    static final int PADS = 8;
+    public static final int PADS = 8;
     /** The most times one sweep calls the action. */
-    static final int MAX_CALLS = WINDOW + PADDED_LEVELS * PADS;
+    public static final int MAX_CALLS = WINDOW + PADDED_LEVELS * PADS;
 
     private final Runnable action;
     private int bottom = -1;
@@ -34,7 +37,7 @@ final class StackEdge implements Runnable {
      *
      * @param action what runs at each level; it catches its own StackOverflowError
      */
-    StackEdge(final Runnable action) {
+    public StackEdge(final Runnable action) {
         this.action = action;
     }
 
@@ -45,7 +48,7 @@ final class StackEdge implements Runnable {
      * @param name the thread's name
      * @throws InterruptedException if interrupted while waiting
      */
-    static void sweepOnNewThread(final Runnable action, final String name) throws InterruptedException {
+    public static void sweepOnNewThread(final Runnable action, final String name) throws InterruptedException {
         Thread thread = new Thread(null, new StackEdge(action), name, 256 * 1024);
         thread.setDaemon(true);
         thread.start();

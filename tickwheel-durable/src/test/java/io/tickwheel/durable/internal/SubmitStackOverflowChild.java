@@ -1,5 +1,6 @@
 package io.tickwheel.durable.internal;
 
+import io.tickwheel.testing.StackEdge;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
