@@ -245,8 +245,11 @@ class ExecutorStackOverflowTest {
                 overflows += sweep.overflows;
                 String what = "round " + round;
                 int reached = 0;
+                boolean[] retried = new boolean[n];
                 try {
-                    futures.forEach(future -> future.cancel(true)); // a retry finishes a cut-short one
+                    for (int i = 0; i < n; i++) {
+                        retried[i] = futures.get(i).cancel(true); // a retry finishes a cut-short one
+                    }
                     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
                     while (reached < n && System.nanoTime() < until) {
                         Thread.sleep(5);
@@ -258,7 +261,8 @@ class ExecutorStackOverflowTest {
                 } finally {
                     release.countDown();
                 }
-                assertThat(reached).as(what + ": running bodies interrupted").isEqualTo(n);
+                assertThat(reached).as(what + ": running bodies interrupted; " + missed(interrupted, retried, sweep))
+                        .isEqualTo(n);
 
                 assertThat(callWithin(() -> {
                     executor.shutdown();
@@ -328,6 +332,23 @@ class ExecutorStackOverflowTest {
     }
 
     /** Cancels the next future at each level; written by the sweeping thread, read after its join. */
+    /**
+     * What a failure must tell (a run of the full suite once saw 34 bodies never interrupted, and
+     * nothing reproduced it since): how far the sweep got, and for each body not interrupted
+     * whether the sweep reached its future and what the shallow retry's cancel(true) returned.
+     */
+    private static String missed(final java.util.concurrent.atomic.AtomicIntegerArray interrupted,
+            final boolean[] retried, final CancelSweep sweep) {
+        StringBuilder text = new StringBuilder("the sweep reached ").append(sweep.next).append(" futures, ")
+                .append(sweep.overflows).append(" of its calls overflowed; not interrupted (index: swept, retry):");
+        for (int i = 0; i < retried.length; i++) {
+            if (interrupted.get(i) == 0) {
+                text.append(' ').append(i).append(':').append(i < sweep.next).append(',').append(retried[i]);
+            }
+        }
+        return text.toString();
+    }
+
     private static final class CancelSweep implements Runnable {
         private final ScheduledFuture<?>[] futures;
         private final boolean interrupt;
