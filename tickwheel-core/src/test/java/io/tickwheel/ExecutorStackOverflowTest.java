@@ -333,9 +333,8 @@ class ExecutorStackOverflowTest {
 
     /** Cancels the next future at each level; written by the sweeping thread, read after its join. */
     /**
-     * What a failure must tell (a run of the full suite once saw 34 bodies never interrupted, and
-     * nothing reproduced it since): how far the sweep got, and for each body not interrupted
-     * whether the sweep reached its future and what the shallow retry's cancel(true) returned.
+     * What a failure must tell (a full-suite run once saw 34 bodies never interrupted, never since): how far the
+     * sweep got, and for each body not interrupted whether the sweep reached it and what the retry returned.
      */
     private static String missed(final java.util.concurrent.atomic.AtomicIntegerArray interrupted,
             final boolean[] retried, final CancelSweep sweep) {

@@ -210,6 +210,66 @@ public final class LaneHandOff {
     }
 
     /**
+     * Hazard: a purge that moved a full batch and is still over the bound asks for the next pass
+     * by itself ({@link HandOff#purgeNextPass}): it sets every lane's mark to the count it reads,
+     * while a canceller counts one more in lane 1. No cancel need wake the worker then, so its
+     * pre-park check must find the purge due whatever the canceller did, and the marks must still
+     * say so afterwards; the canceller may or may not wake it (a spare wake-up costs one pass).
+     * A mark set past a count the worker read, or a check that missed the count it just read, would
+     * let the worker sleep with the rest of the garbage.
+     *
+     * <p>Result: r1 = the worker's pre-park check finds the purge due (1/0); r2 = the canceller
+     * wakes the worker (1/0); r3 = the purge is due by the marks as they ended (1/0).
+     */
+    @JCStressTest
+    @Outcome(id = {"1, 0, 1", "1, 1, 1"}, expect = ACCEPTABLE,
+            desc = "the purge stays due for the next pass; the canceller may wake the worker too")
+    @Outcome(expect = FORBIDDEN, desc = "the worker would sleep with the purge due, or a mark off")
+    @State
+    public static class CancelVsPurgeNextPass {
+        private final HandOff handOff = new HandOff(0, 4);
+
+        /** Counts 5 cancels in lane 1 and lets the worker see them (its mark then far away). */
+        public CancelVsPurgeNextPass() {
+            for (int i = 0; i < 5; i++) {
+                handOff.cancelled(1);
+            }
+            handOff.purgeAt(1000);
+        }
+
+        /**
+         * Counts the sixth cancel in lane 1.
+         *
+         * @param r the result
+         */
+        @Actor
+        public void canceller(final III_Result r) {
+            r.r2 = handOff.cancelled(1) ? 1 : 0;
+        }
+
+        /**
+         * Asks for the next pass, then checks before parking.
+         *
+         * @param r the result
+         */
+        @Actor
+        public void worker(final III_Result r) {
+            handOff.purgeNextPass();
+            r.r1 = handOff.transferDue(0) ? 1 : 0;
+        }
+
+        /**
+         * Reads whether the purge is due by the marks as they ended.
+         *
+         * @param r the result
+         */
+        @Arbiter
+        public void arbiter(final III_Result r) {
+            r.r3 = handOff.transferDue(0) ? 1 : 0;
+        }
+    }
+
+    /**
      * Hazard: the worker takes nodes from several lanes while their producers offer. A node taken
      * twice or never, or counts that disagree with what was taken, would break the accounting
      * (each timeout ends exactly once) and {@code pendingTimeouts()}.
