@@ -365,19 +365,23 @@ final class HandOff {
 
     /** Makes {@link #purgeDue()} true until the next {@link #purgeAt}, without any cancel to wake the worker. */
     void purgeNextPass() {
-        for (int i = 0; i < lanes.count(); i++) {
-            counts[i] = cells.getVolatile(CANCELLED + i);
-        }
+        readCancelCounts();
         purgeMarks.setTo(counts);
     }
 
     /** Sets when cancellers wake the worker for a purge: at {@code mark} cancels, split by {@link WakeMarks}. */
     void purgeAt(final long mark) {
-        long now = 0;
+        long now = readCancelCounts();
+        purgeMarks.split(counts, Math.max(1, mark - now), 0);
+    }
+
+    /** Reads each lane's cancel count (volatile) into {@code counts}; returns their sum. */
+    private long readCancelCounts() {
+        long sum = 0;
         for (int i = 0; i < lanes.count(); i++) {
             counts[i] = cells.getVolatile(CANCELLED + i);
-            now += counts[i];
+            sum += counts[i];
         }
-        purgeMarks.split(counts, Math.max(1, mark - now), 0);
+        return sum;
     }
 }

@@ -55,7 +55,12 @@ final class Worker implements Runnable {
     private long retired;
     /** The wheel's size at the transfer's latest clock reading; worker thread only. */
     private long sizeAtReading;
-    /** Cancelled nodes dropped here rather than in the wheel: off the queue, or lost expiry races. */
+    /**
+     * Cancelled nodes dropped here rather than in the wheel: off the queue, or lost expiry races.
+     * The races are counted inside the transfers (their expiries), so a transfer's own count is
+     * added after the call returns, never as {@code droppedHere += transfer(...)}: that loads the
+     * field before the call and overwrote them.
+     */
     private long droppedHere;
     private Set<Timeout> unprocessed;
 
@@ -137,8 +142,6 @@ final class Worker implements Runnable {
             if (queueDue || handOff.purgeDue()) {
                 sizeAtReading = wheel.size();
                 // Each leaves no group open.
-                // Not "droppedHere += transfer": that loads the field before the call, whose
-                // expiries count their own lost races into it, and would overwrite those.
                 long dropped = queueDue ? handOff.transferTo(wheel, transferExpiry)
                         : handOff.transferOld(wheel, transferExpiry);
                 droppedHere += dropped;
@@ -160,7 +163,7 @@ final class Worker implements Runnable {
     private void linkOwnLane() {
         if (!ownLaneEmpty()) {
             sizeAtReading = wheel.size();
-            long dropped = ownLane.linkInto(wheel, transferExpiry); // see loop(): not "+=" over the call
+            long dropped = ownLane.linkInto(wheel, transferExpiry);
             droppedHere += dropped;
         }
     }
@@ -242,7 +245,7 @@ final class Worker implements Runnable {
         long stale = stale(cancelled);
         if (!queueTaken && stale >= bound) {
             long dropped = handOff.transferUntilDropped(wheel, transferExpiry, stale - bound / 2);
-            droppedHere += dropped; // see loop(): not "+=" over the call
+            droppedHere += dropped;
             stale = stale(cancelled);
             if (stale >= bound && handOff.transferFilled()) {
                 // One move takes at most a batch, and cancels that all landed before this wake-up

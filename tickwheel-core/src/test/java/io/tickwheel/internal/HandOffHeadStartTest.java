@@ -2,7 +2,6 @@ package io.tickwheel.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,12 +20,6 @@ class HandOffHeadStartTest {
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long DELAY = TimeUnit.SECONDS.toNanos(10);
 
-    private static Object field(final Object owner, final Class<?> type, final String name) throws Exception {
-        Field f = type.getDeclaredField(name);
-        f.setAccessible(true);
-        return f.get(owner);
-    }
-
     @Test
     void farBacklog_staysQueuedUntilItsHeadStart_thenIsLinkedBeforeDueAndFiresOnTime() throws Exception {
         AtomicLong now = new AtomicLong(-123_456_789L);
@@ -38,9 +31,8 @@ class HandOffHeadStartTest {
                     return t;
                 }));
         try {
-            Object lifecycle = field(core, TimerCore.class, "lifecycle");
-            TimingWheel wheel = (TimingWheel) field(field(lifecycle, Lifecycle.class, "worker"), Worker.class, "wheel");
-            HandOff handOff = (HandOff) field(core, TimerCore.class, "handOff");
+            TimingWheel wheel = WorkerInternals.wheel(WorkerInternals.worker(core));
+            HandOff handOff = core.handOff;
             int n = (int) (3 * HandOff.TRANSFER_BATCH);
             AtomicInteger fired = new AtomicInteger();
             for (int i = 0; i < n; i++) {

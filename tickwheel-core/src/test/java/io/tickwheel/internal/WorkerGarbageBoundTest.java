@@ -31,14 +31,7 @@ class WorkerGarbageBoundTest {
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static TimingWheel wheelOf(final TimerCore core) throws Exception {
-        Field l = TimerCore.class.getDeclaredField("lifecycle");
-        l.setAccessible(true);
-        Field w = Lifecycle.class.getDeclaredField("worker");
-        w.setAccessible(true);
-        Object worker = w.get(l.get(core));
-        Field f = Worker.class.getDeclaredField("wheel");
-        f.setAccessible(true);
-        return (TimingWheel) f.get(worker);
+        return WorkerInternals.wheel(WorkerInternals.worker(core));
     }
 
     /** Cancelled timeouts the timer still holds: queued or linked, minus the live ones. */

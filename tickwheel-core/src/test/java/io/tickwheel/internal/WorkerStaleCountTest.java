@@ -3,7 +3,6 @@ package io.tickwheel.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.Timeout;
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -29,11 +28,6 @@ class WorkerStaleCountTest {
 
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private static Object field(final Object owner, final Class<?> type, final String name) throws Exception {
-        Field f = type.getDeclaredField(name);
-        f.setAccessible(true);
-        return f.get(owner);
-    }
 
     @Test
     void aCancelThatWinsOverAnExpiryFoundDueByATransfer_isCountedAsDropped() throws Exception {
@@ -73,8 +67,8 @@ class WorkerStaleCountTest {
                 }));
         try {
             TimeoutOwner owner = core.bind(null);
-            Worker worker = (Worker) field(field(core, TimerCore.class, "lifecycle"), Lifecycle.class, "worker");
-            wheelRef.set((TimingWheel) field(worker, Worker.class, "wheel"));
+            Worker worker = WorkerInternals.worker(core);
+            wheelRef.set(WorkerInternals.wheel(worker));
             workerThread.set(core.workerThread());
             core.start();
             Thread thread = core.workerThread();
@@ -105,14 +99,12 @@ class WorkerStaleCountTest {
     /** {cancelled, stale, wheel size}, read by a task on the worker thread (found due by a transfer too). */
     private static long[] readOnWorker(final TimerCore core, final TimeoutOwner owner, final Worker worker)
             throws Exception {
-        Field dropped = Worker.class.getDeclaredField("droppedHere");
-        dropped.setAccessible(true);
-        TimingWheel wheel = (TimingWheel) field(worker, Worker.class, "wheel");
+        TimingWheel wheel = WorkerInternals.wheel(worker);
         CompletableFuture<long[]> read = new CompletableFuture<>();
         core.schedule(owner, t -> {
             try {
                 long cancelled = core.handOff.cancelledCount();
-                long stale = cancelled - dropped.getLong(worker) - wheel.droppedCancelled();
+                long stale = cancelled - WorkerInternals.droppedHere(worker) - wheel.droppedCancelled();
                 read.complete(new long[] {cancelled, stale, wheel.size()});
             } catch (ReflectiveOperationException | RuntimeException e) {
                 read.completeExceptionally(e);

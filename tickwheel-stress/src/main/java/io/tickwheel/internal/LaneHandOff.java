@@ -148,6 +148,32 @@ public final class LaneHandOff {
     }
 
     /**
+     * The set-up both purge-mark races share: lane 1 has counted 5 cancels, which the worker has
+     * seen (its mark then far away); the canceller counts the sixth; the arbiter reads whether the
+     * purge is due by the marks as they ended.
+     */
+    abstract static class PurgeMarkRace {
+        final HandOff handOff = new HandOff(0, 4);
+
+        PurgeMarkRace() {
+            for (int i = 0; i < 5; i++) {
+                handOff.cancelled(1);
+            }
+            handOff.purgeAt(1000);
+        }
+
+        /** Counts the sixth cancel in lane 1; 1 if it wakes the worker. */
+        final int cancelSixth() {
+            return handOff.cancelled(1) ? 1 : 0;
+        }
+
+        /** 1 if the worker's check (before parking) finds the queue or a purge due. */
+        final int due() {
+            return handOff.transferDue(0) ? 1 : 0;
+        }
+    }
+
+    /**
      * Hazard: the lost purge wake-up in one lane. Lane 1 has counted 5 cancels, which the worker
      * has seen. The worker sets the marks for a purge at 6 cancels in all (lane 1's mark becomes
      * 6, or 7 if it already sees the sixth cancel) and, before parking, checks whether any lane's
@@ -166,16 +192,7 @@ public final class LaneHandOff {
     @Outcome(id = "0, 0, 1", expect = FORBIDDEN, desc = "lost wake-up: the purge is due and the worker sleeps")
     @Outcome(expect = FORBIDDEN, desc = "a mark or a count off")
     @State
-    public static class CancelVsPurgeMark {
-        private final HandOff handOff = new HandOff(0, 4);
-
-        /** Counts 5 cancels in lane 1 and lets the worker see them (its mark then far away). */
-        public CancelVsPurgeMark() {
-            for (int i = 0; i < 5; i++) {
-                handOff.cancelled(1);
-            }
-            handOff.purgeAt(1000);
-        }
+    public static class CancelVsPurgeMark extends PurgeMarkRace {
 
         /**
          * Counts the sixth cancel in lane 1.
@@ -184,7 +201,7 @@ public final class LaneHandOff {
          */
         @Actor
         public void canceller(final III_Result r) {
-            r.r2 = handOff.cancelled(1) ? 1 : 0;
+            r.r2 = cancelSixth();
         }
 
         /**
@@ -195,7 +212,7 @@ public final class LaneHandOff {
         @Actor
         public void worker(final III_Result r) {
             handOff.purgeAt(6);
-            r.r1 = handOff.transferDue(0) ? 1 : 0;
+            r.r1 = due();
         }
 
         /**
@@ -205,7 +222,7 @@ public final class LaneHandOff {
          */
         @Arbiter
         public void arbiter(final III_Result r) {
-            r.r3 = handOff.transferDue(0) ? 1 : 0;
+            r.r3 = due();
         }
     }
 
@@ -226,16 +243,7 @@ public final class LaneHandOff {
             desc = "the purge stays due for the next pass; the canceller may wake the worker too")
     @Outcome(expect = FORBIDDEN, desc = "the worker would sleep with the purge due, or a mark off")
     @State
-    public static class CancelVsPurgeNextPass {
-        private final HandOff handOff = new HandOff(0, 4);
-
-        /** Counts 5 cancels in lane 1 and lets the worker see them (its mark then far away). */
-        public CancelVsPurgeNextPass() {
-            for (int i = 0; i < 5; i++) {
-                handOff.cancelled(1);
-            }
-            handOff.purgeAt(1000);
-        }
+    public static class CancelVsPurgeNextPass extends PurgeMarkRace {
 
         /**
          * Counts the sixth cancel in lane 1.
@@ -244,7 +252,7 @@ public final class LaneHandOff {
          */
         @Actor
         public void canceller(final III_Result r) {
-            r.r2 = handOff.cancelled(1) ? 1 : 0;
+            r.r2 = cancelSixth();
         }
 
         /**
@@ -255,7 +263,7 @@ public final class LaneHandOff {
         @Actor
         public void worker(final III_Result r) {
             handOff.purgeNextPass();
-            r.r1 = handOff.transferDue(0) ? 1 : 0;
+            r.r1 = due();
         }
 
         /**
@@ -265,7 +273,7 @@ public final class LaneHandOff {
          */
         @Arbiter
         public void arbiter(final III_Result r) {
-            r.r3 = handOff.transferDue(0) ? 1 : 0;
+            r.r3 = due();
         }
     }
 
