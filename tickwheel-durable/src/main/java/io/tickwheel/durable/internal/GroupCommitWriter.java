@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Queue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -121,7 +120,7 @@ public final class GroupCommitWriter {
         }
         queue.add(op);
         if (closed) {
-            failQueued(queue.queue());
+            failQueued(queue);
         }
     }
 
@@ -158,7 +157,7 @@ public final class GroupCommitWriter {
             } finally {
                 closed = true;
                 try {
-                    failQueued(queue.queue());
+                    failQueued(queue);
                 } finally {
                     onExit.run();
                 }
@@ -329,11 +328,15 @@ public final class GroupCommitWriter {
         }
     }
 
-    /** Fails what is queued; a {@code POISON} taken with it goes back, so a busy writer still ends. */
-    static void failQueued(final Queue<JournalOp> queue) {
-        for (JournalOp op : OpHandoff.pollAll(queue)) {
+    /**
+     * Fails what is queued; a {@code POISON} taken with it goes back, so a busy writer still ends.
+     * It goes back through {@link OpHandoff#add}, which wakes the writer: the writer may have found the
+     * queue empty while we held the POISON and gone to sleep, for a second, before it ends.
+     */
+    static void failQueued(final OpHandoff handoff) {
+        for (JournalOp op : OpHandoff.pollAll(handoff.queue())) {
             if (op == POISON) {
-                queue.add(POISON);
+                handoff.add(POISON);
             } else {
                 op.future.completeExceptionally(new IllegalStateException("the journal is closed"));
             }
@@ -379,7 +382,7 @@ public final class GroupCommitWriter {
         }
         Joins.await(thread, timeoutMillis);
         closed = true;
-        failQueued(queue.queue());
+        failQueued(queue);
         return !thread.isAlive();
     }
 
