@@ -72,7 +72,7 @@ final class NodeQueue {
     }
 
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(TimeoutNode[].class);
-    private static final VarHandle RING = MethodHandles.arrayElementVarHandle(Chunk[].class);
+    private static final VarHandle RING = MethodHandles.arrayElementVarHandle(TimeoutNode[][].class);
     private static final VarHandle NEXT;
     private static final VarHandle PRODUCER_CHUNK;
 
@@ -108,11 +108,12 @@ final class NodeQueue {
     private final int lane;
     private final int laneBits;
     /**
-     * Chunk {@code n} at {@code n mod RING_SIZE} from when it is linked until the consumer leaves it;
-     * written by the producer that linked it (release) and cleared by the consumer (CAS), read by
-     * cancellers (acquire). See the class comment.
+     * The slots of chunk {@code n} at {@code n mod RING_SIZE} from when it is linked until the consumer
+     * leaves it; written by the producer that linked it (release) and cleared by the consumer (CAS),
+     * read by cancellers (acquire). See the class comment. The slots rather than the chunk: a cancel
+     * then reaches its slot in one dependent load fewer, which under churn is a cache miss.
      */
-    private final Chunk[] ring = new Chunk[RING_SIZE];
+    private final TimeoutNode[][] ring = new TimeoutNode[RING_SIZE][];
     /**
      * A hint: a chunk at or before the one the next claim falls in (a producer moves it to the chunk
      * of an index it read, never further). Producers start their walk here; it lags behind only
@@ -158,7 +159,7 @@ final class NodeQueue {
         Chunk first = new Chunk(0, 1 << chunkShift);
         producerChunk = first;
         consumerChunk = first;
-        ring[0] = first;
+        ring[0] = first.slots;
     }
 
     /**
@@ -226,7 +227,7 @@ final class NodeQueue {
                 Chunk created = new Chunk(chunk.number + 1, chunk.slots.length);
                 Chunk witness = (Chunk) NEXT.compareAndExchange(chunk, (Chunk) null, created);
                 if (witness == null) {
-                    RING.setRelease(ring, (int) created.number & (RING_SIZE - 1), created);
+                    RING.setRelease(ring, (int) created.number & (RING_SIZE - 1), created.slots);
                 }
                 next = witness == null ? created : witness;
             }
@@ -276,7 +277,7 @@ final class NodeQueue {
      * takes {@code chunk} out of the ring (a tombstone after that only costs the worker a load).
      */
     private Chunk leave(final Chunk chunk) {
-        RING.compareAndSet(ring, (int) chunk.number & (RING_SIZE - 1), chunk, (Chunk) null);
+        RING.compareAndSet(ring, (int) chunk.number & (RING_SIZE - 1), chunk.slots, (TimeoutNode[]) null);
         // Linked before the claim of any index in it, and the caller saw such a claim.
         Chunk next = chunk.next;
         assert next != null && next.number == chunk.number + 1 : "chunk of a claimed index missing";
@@ -348,9 +349,8 @@ final class NodeQueue {
     @SuppressWarnings("ReferenceEquality") // the slot's node itself, not an equal one
     void tombstone(final Object node, final int place) {
         int index = (place - 1) >>> laneBits; // the index's low bits
-        Chunk chunk = (Chunk) RING.getAcquire(ring, (index >>> chunkShift) & (RING_SIZE - 1));
-        if (chunk != null) {
-            TimeoutNode[] slots = chunk.slots;
+        TimeoutNode[] slots = (TimeoutNode[]) RING.getAcquire(ring, (index >>> chunkShift) & (RING_SIZE - 1));
+        if (slots != null) {
             int offset = index & chunkMask;
             // Plain: a data race with the consumer's null only, and either order is harmless.
             if (slots[offset] == node) {
