@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tickwheel.internal.LeakGuardAccess;
+import io.tickwheel.testing.LogBackendDown;
 import io.tickwheel.testing.StackEdge;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,9 +13,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -158,30 +156,12 @@ class StopStackOverflowTest {
                 }
             }, 1, TimeUnit.HOURS));
         }
-        Logger jul = Logger.getLogger("io.tickwheel." + (hier ? "HierarchicalWheelTimer" : "HashedWheelTimer"));
-        Handler throwing = new Handler() {
-            @Override
-            public void publish(final LogRecord logRecord) {
-                throw new IllegalStateException("logging backend down, expected by the test");
-            }
-
-            @Override
-            public void flush() {
-                // nothing buffered
-            }
-
-            @Override
-            public void close() {
-                // nothing held
-            }
-        };
-        jul.setUseParentHandlers(false);
-        jul.addHandler(throwing);
+        String logger = "io.tickwheel." + (hier ? "HierarchicalWheelTimer" : "HashedWheelTimer");
+        LogBackendDown down = new LogBackendDown(logger, "logging backend down, expected by the test");
         try {
             assertThatThrownBy(timer::stop).hasMessageContaining("logging backend down");
         } finally {
-            jul.removeHandler(throwing);
-            jul.setUseParentHandlers(true);
+            down.close();
         }
         assertThat(timer.pendingTimeouts()).isZero();
         Set<Timeout> returned = timer.stop();

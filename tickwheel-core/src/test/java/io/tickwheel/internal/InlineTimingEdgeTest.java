@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tickwheel.LogCapture;
 import io.tickwheel.TimerTask;
+import io.tickwheel.testing.LogBackendDown;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
@@ -154,30 +153,12 @@ class InlineTimingEdgeTest {
     void aWorkerFailingMidGroup_recordsWhatTheGroupRan_andLetsGoOfItsTasks() throws InterruptedException {
         StatsRecorder stats = new StatsRecorder("T", System.getLogger(LOGGER), 100_000 * US, false);
         InlineTiming timing = new InlineTiming(clock, stats);
-        Logger jul = Logger.getLogger(TimeoutNode.class.getName());
-        Handler throwing = new Handler() {
-            @Override
-            public void publish(final LogRecord logRecord) {
-                throw new IllegalStateException("backend down");
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        jul.addHandler(throwing);
-        boolean parents = jul.getUseParentHandlers();
-        jul.setUseParentHandlers(false);
         List<WeakReference<TimerTask>> grouped;
+        LogBackendDown down = new LogBackendDown(TimeoutNode.class.getName(), "backend down");
         try {
             grouped = failMidGroup(timing);
         } finally {
-            jul.removeHandler(throwing);
-            jul.setUseParentHandlers(parents);
+            down.close();
         }
         assertThat(snapshot(stats).taskTime().count()).as("the three tasks that completed in the open group")
                 .isGreaterThanOrEqualTo(InlineTiming.SOLO_RUN + 3);

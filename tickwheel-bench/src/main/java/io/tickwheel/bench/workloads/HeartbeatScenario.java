@@ -96,14 +96,9 @@ public final class HeartbeatScenario implements Workload {
         // after it, and one idle period later the reads it held up leave a gap in the expiries.
         // The reads go on for an idle period and a second before the window opens, so that the
         // window meets the steady state and neither of those.
-        Probes.usedHeapAfterGc();
-        pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, reads(sizes));
         long settle = reads(sizes) * (idle + Tasks.SECOND) / Tasks.SECOND;
-        for (long j = 0; j < settle; j++) {
-            now = pacer.awaitSlot(j);
-            read(timer, lateness, handles, random.nextInt(connections), now, idle);
-        }
-        Pacer windowPacer = new Pacer(pacer.plannedNanos(settle), reads(sizes));
+        Pacer windowPacer = Pacer.settleBeforeWindow(reads(sizes), settle,
+                (at, j) -> read(timer, lateness, handles, random.nextInt(connections), at, idle));
         lateness.startInterval();
         Window window = Window.open();
         for (long j = 0; j < readCount; j++) {

@@ -89,15 +89,11 @@ public final class OrderCloseScenario implements Workload {
         ctx.progress(warmUp.describe());
         // Collected before the window, as for rpc and lease (see RpcScenario); the orders go on for
         // one payment delay before it opens, so that the payments held up by the pause are in.
-        Probes.usedHeapAfterGc();
-        pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, rate(sizes));
         long settle = rate(sizes) * PAID_AFTER / Tasks.SECOND;
-        for (long j = 0; j < settle; j++) {
-            order(timer, lateness, payments, pacer.awaitSlot(j), j);
-        }
+        Pacer windowPacer = Pacer.settleBeforeWindow(rate(sizes), settle,
+                (at, j) -> order(timer, lateness, payments, at, j));
         // Nine in ten orders placed so far were paid; the rest joined the pending set.
         long pendingAtStart = pending + (i + settle) / 10;
-        Pacer windowPacer = new Pacer(pacer.plannedNanos(settle), rate(sizes));
         lateness.startInterval();
         Window window = Window.open();
         long paid = 0;

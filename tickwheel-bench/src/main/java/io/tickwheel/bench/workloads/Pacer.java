@@ -23,6 +23,42 @@ public final class Pacer {
     private final double intervalNanos;
     private long maxLagNanos;
 
+    /** One operation of a paced load. */
+    @FunctionalInterface
+    interface Step {
+        /**
+         * Runs operation {@code j}.
+         *
+         * @param now the time read when it was due or later
+         * @param j its index
+         */
+        void run(long now, long j);
+    }
+
+    /**
+     * Collects the garbage of a warm-up, then goes on with the load for {@code settle} operations
+     * before a measured window opens, and returns the window's own pacer (the same plan from there
+     * on, so that its lag is the window's). Without the collection the window allocates into heap
+     * pages never touched before and pays their page faults, which a long-running service's
+     * recycled heap does not; the settle lets what the collection's pause held up play out, so
+     * that the window meets the steady state again.
+     *
+     * @param ratePerSecond the load's rate
+     * @param settle operations between the collection and the window
+     * @param step one operation
+     * @return the window's pacer: its operation 0 is due right after the settle's last
+     * @throws InterruptedException if interrupted while the collection settles
+     */
+    static Pacer settleBeforeWindow(final double ratePerSecond, final long settle, final Step step)
+            throws InterruptedException {
+        Probes.usedHeapAfterGc();
+        Pacer pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, ratePerSecond);
+        for (long j = 0; j < settle; j++) {
+            step.run(pacer.awaitSlot(j), j);
+        }
+        return new Pacer(pacer.plannedNanos(settle), ratePerSecond);
+    }
+
     /**
      * Makes a plan.
      *

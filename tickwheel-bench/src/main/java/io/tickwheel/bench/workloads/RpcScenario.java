@@ -68,19 +68,11 @@ public final class RpcScenario implements Workload {
             request(timer, lateness, responses, now, i++);
         } while (!warmUp.over(now));
         ctx.progress(warmUp.describe());
-        // Collected before the window, as W1 is before each round and lease before its window:
-        // without it the window allocates into heap pages never touched before and pays their
-        // page faults, which a long-running service's recycled heap does not. The load goes on
-        // after the pause for one timeout's length before the window opens, so that what the
-        // pause held up has fired and the window meets the steady state again.
-        Probes.usedHeapAfterGc();
-        pacer = new Pacer(System.nanoTime() + 10 * Tasks.MS, rate);
+        // Collected before the window, as W1 is before each round and lease before its window; the
+        // load goes on for one timeout's length, so that what the pause held up has fired.
         long settle = rate * TIMEOUT / Tasks.SECOND;
-        for (long j = 0; j < settle; j++) {
-            request(timer, lateness, responses, pacer.awaitSlot(j), j);
-        }
-        // The window's own pacer, so that its lag is the window's: the same plan from here on.
-        Pacer windowPacer = new Pacer(pacer.plannedNanos(settle), rate);
+        Pacer windowPacer = Pacer.settleBeforeWindow(rate, settle,
+                (at, j) -> request(timer, lateness, responses, at, j));
         lateness.startInterval();
         Window window = Window.open();
         long answered = 0;
