@@ -67,13 +67,13 @@ public abstract class FailQueuedVsWriterStop {
 
     /** The close, its wait for the writer over ({@code closed} is set): fails what is queued. */
     final void close() {
-        GroupCommitWriter.failQueued(queue);
+        GroupCommitWriter.failQueued(handoff);
     }
 
     /** A submit that saw {@code closed} only after it queued op3. */
     final void lateSubmit() {
         queue.add(op3);
-        GroupCommitWriter.failQueued(queue);
+        GroupCommitWriter.failQueued(handoff);
     }
 
     /** The writer, done with its previous batch, takes the next one as its loop does. */
@@ -101,7 +101,7 @@ public abstract class FailQueuedVsWriterStop {
                 batch.add(next);
             }
         }
-        GroupCommitWriter.failQueued(queue);
+        GroupCommitWriter.failQueued(handoff);
         r.r1 = writerEnds;
         for (JournalOp op : new JournalOp[] {op1, op2, op3}) {
             boolean written = batch.contains(op);
