@@ -199,16 +199,7 @@ final class HandOff {
     }
 
     /**
-     * The lane a cancel counts in: the one its node was queued in, read off its place, or the
-     * caller's for a node that never was (see {@link TimeoutNode#place}). Any lane would keep the sum
-     * exact; the node's own spares the cancel a look-up of the current thread's id.
-     */
-    int laneOfCancel(final int place) {
-        return place != 0 ? lanes.laneOfPlace(place) : laneOfCaller();
-    }
-
-    /**
-     * Counts one cancel in {@code lane} (from {@link #laneOfCancel(int)}), by the thread
+     * Counts one cancel in {@code lane} (the canceller's, from {@link #laneOfCaller()}), by the thread
      * whose cancel CAS succeeded; returns whether this cancel made a purge worth a wake-up.
      */
     boolean cancelled(final int lane) {

@@ -57,11 +57,6 @@ final class NodeLanes {
         return mask == 0 ? 0 : (int) thread.getId() & mask;
     }
 
-    /** The lane a queued node's place names (its low bits; see {@link NodeQueue}). */
-    int laneOfPlace(final int place) {
-        return (place - 1) & mask;
-    }
-
     /** The queue of lane {@code lane} (masked, so any int picks one). */
     NodeQueue lane(final int lane) {
         return lanes[lane & mask];
@@ -75,7 +70,7 @@ final class NodeLanes {
      */
     void tombstone(final Object node, final int place) {
         if (place != 0) {
-            lanes[laneOfPlace(place)].tombstone(node, place);
+            lanes[(place - 1) & mask].tombstone(node, place); // the lane is the place's low bits
         }
     }
 

@@ -22,8 +22,8 @@ public interface TimeoutOwner {
     Timer timer();
 
     /**
-     * Called once by the thread whose cancel CAS succeeded: count it, give back its permit, and
-     * mark its queue slot if it is still queued.
+     * Called once by the thread whose cancel CAS succeeded: count it (which may wake the worker
+     * for a purge) and mark its queue slot if it is still queued.
      *
      * @param node the cancelled timeout
      * @param place where the hand-off queue put it, as the cancel CAS saw it; 0 if unknown

@@ -184,7 +184,7 @@ public final class TimerCore implements StatsSource {
 
     /** Called by the one thread whose cancel CAS succeeded. */
     void onCancelled(final Timeout node, final int place) {
-        boolean purgeDue = handOff.cancelled(handOff.laneOfCancel(place));
+        boolean purgeDue = handOff.cancelled(handOff.laneOfCaller());
         if (purgeDue) {
             LockSupport.unpark(workerThread);
         }
