@@ -30,17 +30,17 @@ import java.lang.invoke.VarHandle;
  *
  * <h2>Tombstones</h2>
  * A cancelled node still queued costs the worker's purge a load of the node, a cache miss each.
- * So a node records its place
- * ({@link TimeoutNode#place}: lane and low index bits), the queue keeps the slot arrays of its
- * newest chunks in a ring by chunk number, and the thread whose cancel CAS won looks its slot up there and, if the slot
- * still holds that very node, overwrites it with {@link #TOMBSTONE}, a shared node already
- * cancelled, which the worker drops as it drops any cancelled node. The identity check makes it
- * safe: a slot only ever holds its own node, then null (consumed) or the tombstone, and chunks and
- * their slot arrays are never reused, so a stale ring entry, a racy place or a wrapped index finds another node or
- * none and writes nothing. A tombstone written just after the consumer took the node lands in a
- * consumed slot, which nobody reads again. The consumer clears a chunk's entry as it leaves the
- * chunk; only a producer descheduled between linking a chunk and writing its entry can put a
- * left chunk's slots back, until the chunk 64 later takes the entry (at most 256 KiB a lane). A missed
+ * So a node records its place ({@link TimeoutNode#place}: lane and low index bits), the queue
+ * keeps the slot arrays of its newest chunks in a ring by chunk number, and the thread whose cancel
+ * CAS won looks its slot up there and, if the slot still holds that very node, overwrites it with
+ * {@link #TOMBSTONE}, a shared node already cancelled, which the worker drops as it drops any
+ * cancelled node. The identity check makes it safe: a slot only ever holds its own node, then null
+ * (consumed) or the tombstone, and chunks and their slot arrays are never reused, so a stale ring
+ * entry, a racy place or a wrapped index finds another node or none and writes nothing. A
+ * tombstone written just after the consumer took the node lands in a consumed slot, which nobody
+ * reads again. The consumer clears a chunk's entry as it leaves the chunk; only a producer
+ * descheduled between linking a chunk and writing its entry can put a left chunk's slots back,
+ * until the chunk 64 later takes the entry (at most 256 KiB a lane). A missed
  * slot only costs the worker the load it always paid. The trade (ses-churn 10k, docs/BENCHMARKS.md):
  * the worker's share of an operation fell from about 41 to about 17 CPU ns, the canceller's rose by
  * about 8 (its look-up of the slot, a cache miss of its own), the process's fell by about 16.

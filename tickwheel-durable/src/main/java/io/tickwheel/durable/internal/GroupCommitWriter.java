@@ -334,7 +334,7 @@ public final class GroupCommitWriter {
      * queue empty while we held the POISON and gone to sleep, for a second, before it ends.
      */
     static void failQueued(final OpHandoff handoff) {
-        for (JournalOp op : OpHandoff.pollAll(handoff.queue())) {
+        for (JournalOp op : handoff.takeAll()) {
             if (op == POISON) {
                 handoff.add(POISON);
             } else {

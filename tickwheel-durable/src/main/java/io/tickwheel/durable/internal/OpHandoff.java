@@ -112,12 +112,11 @@ final class OpHandoff {
     }
 
     /**
-     * Takes everything out of a queue.
+     * Takes everything queued (any thread; the close and a late submit fail what they take).
      *
-     * @param queue the queue
-     * @return what was in it, in order
+     * @return what was queued, in order
      */
-    static List<JournalOp> pollAll(final Queue<JournalOp> queue) {
+    List<JournalOp> takeAll() {
         List<JournalOp> all = new ArrayList<>();
         for (JournalOp op = queue.poll(); op != null; op = queue.poll()) {
             all.add(op);
@@ -126,7 +125,8 @@ final class OpHandoff {
     }
 
     /**
-     * The queue itself, to fail what is in it; what is added to it directly wakes no one.
+     * The queue itself, for tests and the jcstress model: what is added to it directly wakes no one,
+     * as an add whose wake-up was lost.
      *
      * @return the queue
      */
